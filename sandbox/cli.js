@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+'use strict';
+// `npm run sandbox -- [--port 8787] [--seed 1] [--orders 1000] ...`: starts the sandbox and prints,
+// as its first line of stdout, one JSON object with the base URL and the apps' credentials.
+const { parseArgs } = require('node:util');
+const { createSandbox } = require('./server');
+
+const FLAGS = {
+  port: ['number', 'Port on 127.0.0.1 (0 picks a free one)'],
+  host: ['string', 'Address to listen on (loopback only is supported)'],
+  seed: ['number', 'Seed of the generated data'],
+  orders: ['number', "Order items of seller A (the main apps' seller)"],
+  'orders-b': ['number', 'Order items of seller B (default: a tenth of --orders, at least 10)'],
+  products: ['number', 'Products per seller'],
+  'header-prefix': ['string', 'Authentication header prefix'],
+  'clock-tolerance': ['number', 'Allowed clock difference in seconds, both directions'],
+  'base-path': ['string', 'Base path of the API'],
+  latency: ['number', 'Added latency per API request, in ms'],
+  'rate-429': ['number', 'Share (0..1) of API requests answered 429 with Retry-After'],
+  'retry-after': ['number', 'Retry-After seconds sent with injected 429s'],
+  'rate-5xx': ['number', 'Share (0..1) of API requests answered with --status-5xx'],
+  'status-5xx': ['number', 'Status of injected server errors (default 503)'],
+  'rate-drop': ['number', 'Share (0..1) of API requests whose connection is dropped'],
+  replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
+  'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
+  'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],
+  quiet: ['boolean', 'Print nothing after the first line'],
+  help: ['boolean', 'Show this help'],
+};
+
+const camel = (flag) => flag.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+
+function parse(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(Object.entries(FLAGS).map(([k, [type]]) => [k, { type: type === 'boolean' ? 'boolean' : 'string' }])),
+    strict: true,
+  });
+  const out = {};
+  for (const [flag, value] of Object.entries(values)) {
+    const [type] = FLAGS[flag];
+    if (type === 'number') {
+      const n = Number(value);
+      if (!Number.isFinite(n)) throw new Error(`--${flag} needs a number, got "${value}"`);
+      out[camel(flag)] = n;
+    } else out[camel(flag)] = value;
+  }
+  return out;
+}
+
+async function main() {
+  let args;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error.message}\nRun with --help for the flags.\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(
+      `Usage: npm run sandbox -- [flags]\n\n${Object.entries(FLAGS).map(([k, [t, d]]) => `  --${k}${t === 'boolean' ? '' : ` <${t}>`}\n      ${d}`).join('\n')}\n`,
+    );
+    return;
+  }
+  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, quiet, ...rest } = args;
+  const sandbox = createSandbox({
+    ...rest,
+    ordersB,
+    clockToleranceSec: clockTolerance,
+    latencyMs: latency,
+    rate429,
+    retryAfterSec: retryAfter,
+    rate5xx,
+    status5xx,
+    rateDrop,
+    log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
+  });
+  await sandbox.start(args.port ?? 8787);
+  process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
+  if (!quiet) {
+    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
+  }
+  const stop = async (signal) => {
+    if (!quiet) process.stderr.write(`[sandbox] ${signal}: stopping\n`);
+    await sandbox.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

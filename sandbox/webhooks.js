@@ -1,0 +1,131 @@
+'use strict';
+// Webhook deliveries as the operator would send them: signed with the app's Webhook Secret over
+// `TIMESTAMP.RAW_BODY`, retried with exponential backoff a bounded number of times, every attempt
+// recorded. The same delivery id is kept across retries so receivers can drop duplicates.
+const crypto = require('node:crypto');
+const { request } = require('undici');
+const { webhookSignature } = require('./auth');
+const { formatApiDate } = require('./time');
+
+class WebhookSender {
+  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {} }) {
+    this.headerPrefix = headerPrefix;
+    this.maxAttempts = maxAttempts;
+    this.retryBaseMs = retryBaseMs;
+    this.timeoutMs = timeoutMs;
+    this.log = log;
+    this.attempts = [];
+    this.pending = new Set();
+    this.waits = new Map(); // backoff timer -> its resolve, so close() can release them
+    this.closed = false;
+  }
+
+  /**
+   * Queues one event for one app. `tamper` ('body' | 'signature' | 'timestamp') sends one
+   * deliberately broken attempt without retries, to test receivers' rejections.
+   */
+  send(app, event, data, { test = false, tamper } = {}) {
+    const eventId = `evt_${crypto.randomBytes(12).toString('hex')}`;
+    const delivery = {
+      deliveryId: `whd_${crypto.randomBytes(12).toString('hex')}`,
+      eventId,
+      event,
+      clientId: app.clientId,
+      url: app.webhookUrl,
+      encoding: app.webhookSignatureEncoding,
+      secret: app.webhookSecret,
+      tamper,
+      body: Buffer.from(JSON.stringify({ id: eventId, event, created_at: formatApiDate(Date.now()), test, data }), 'utf8'),
+    };
+    const done = this.attempt(delivery, 1);
+    this.pending.add(done);
+    done.finally(() => this.pending.delete(done));
+    return { deliveryId: delivery.deliveryId, eventId: delivery.eventId, done };
+  }
+
+  async attempt(delivery, attemptNo) {
+    if (this.closed) return;
+    const p = this.headerPrefix;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    let body = delivery.body;
+    let signature = webhookSignature(delivery.secret, timestamp, body, delivery.encoding);
+    let sentTimestamp = timestamp;
+    if (delivery.tamper === 'body') body = Buffer.from(body.toString('utf8').replace('"test":', '"test" :'), 'utf8');
+    if (delivery.tamper === 'signature') signature = webhookSignature('wrong-secret', timestamp, body, delivery.encoding);
+    if (delivery.tamper === 'timestamp') sentTimestamp = String(Number(timestamp) - 3600);
+    const record = {
+      deliveryId: delivery.deliveryId,
+      eventId: delivery.eventId,
+      event: delivery.event,
+      clientId: delivery.clientId,
+      url: delivery.url,
+      attempt: attemptNo,
+      tamper: delivery.tamper ?? null,
+      at: new Date().toISOString(),
+      statusCode: null,
+      error: null,
+      durationMs: null,
+      responseBody: null,
+    };
+    const started = performance.now();
+    try {
+      const res = await request(delivery.url, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'marketplace-partner-sandbox-webhooks/1',
+          [`${p}WEBHOOK-ID`]: delivery.deliveryId,
+          [`${p}WEBHOOK-TIMESTAMP`]: sentTimestamp,
+          [`${p}WEBHOOK-SIGNATURE`]: signature,
+          [`${p}WEBHOOK-EVENT`]: delivery.event,
+        },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+      record.statusCode = res.statusCode;
+      record.responseBody = (await res.body.text()).slice(0, 500);
+    } catch (error) {
+      record.error = error.code ?? error.message;
+    }
+    record.durationMs = Math.round(performance.now() - started);
+    this.attempts.push(record);
+    const ok = record.statusCode !== null && record.statusCode >= 200 && record.statusCode < 300;
+    this.log(`webhook ${delivery.event} ${delivery.deliveryId} attempt ${attemptNo}: ${record.statusCode ?? record.error}`);
+    if (ok || delivery.tamper || attemptNo >= this.maxAttempts || this.closed) return;
+    const delay = this.retryBaseMs * 2 ** (attemptNo - 1);
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve();
+      }, delay);
+      this.waits.set(timer, resolve);
+    });
+    await this.attempt(delivery, attemptNo + 1);
+  }
+
+  list(filter = {}) {
+    return this.attempts.filter(
+      (a) =>
+        (!filter.clientId || a.clientId === filter.clientId) &&
+        (!filter.event || a.event === filter.event) &&
+        (!filter.deliveryId || a.deliveryId === filter.deliveryId),
+    );
+  }
+
+  /** Resolves when every queued delivery has finished its last attempt. */
+  async idle() {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  close() {
+    this.closed = true;
+    for (const [timer, resolve] of this.waits) {
+      clearTimeout(timer);
+      resolve();
+    }
+    this.waits.clear();
+  }
+}
+
+module.exports = { WebhookSender };
