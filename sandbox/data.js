@@ -165,7 +165,8 @@ function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {
     const takeA = leftB === 0 || (leftA > 0 && random.next() * (leftA + leftB) < leftA);
     const seller = takeA ? SELLERS[0] : SELLERS[1];
     if (takeA) leftA--; else leftB--;
-    const createdMs = SEED_ANCHOR_MS - spanMs + Math.floor((spanMs * i) / total) + random.int(0, 59) * 1000;
+    // Whole seconds: the API's datetime form has no fractions, so the data must not hide any.
+    const createdMs = SEED_ANCHOR_MS - spanMs + Math.floor((spanMs / 1000) * (i / total)) * 1000 + random.int(0, 59) * 1000;
     const status = pickStatus(random);
     const updatedMs = createdMs + (status === 'accepted' ? random.int(0, 3600) : random.int(3600, 5 * 86400)) * 1000;
     addOrderItem(state, {

@@ -6,7 +6,7 @@ const { ApiError } = require('./errors');
 const { expectedRequestSignature, safeEqual } = require('./auth');
 const data = require('./data');
 const { createRandom } = require('./random');
-const { formatApiDate, parseApiOrIsoDate } = require('./time');
+const { formatApiDate, nowWholeSecondsMs, parseApiOrIsoDate } = require('./time');
 const { WebhookSender } = require('./webhooks');
 
 const DEFAULTS = {
@@ -110,14 +110,13 @@ function createSandbox(options = {}) {
       let size = 0;
       req.on('data', (chunk) => {
         size += chunk.length;
-        if (size > limit) {
-          reject(new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`));
-          req.destroy();
-          return;
-        }
-        chunks.push(chunk);
+        // Over the limit: keep draining so the client still gets its 413 answer.
+        if (size <= limit) chunks.push(chunk);
       });
-      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('end', () => {
+        if (size > limit) reject(new ApiError('payload_too_large', `The request body exceeds ${limit} bytes.`));
+        else resolve(Buffer.concat(chunks));
+      });
       req.on('error', reject);
     });
   }
@@ -502,7 +501,7 @@ function createSandbox(options = {}) {
       const sellerProducts = [...state.products.values()].filter((p) => p.seller_id === sellerId);
       const product = body.productId ? state.products.get(body.productId) : state.random.pick(sellerProducts);
       if (!product || product.seller_id !== sellerId) throw new ControlError(400, `Product ${body.productId} is not seller ${sellerId}'s.`);
-      const now = Date.now();
+      const now = nowWholeSecondsMs();
       const order = data.addOrderItem(state, {
         seller,
         product,
@@ -519,7 +518,7 @@ function createSandbox(options = {}) {
         throw new ControlError(400, 'status must be a lower-case word such as shipped.');
       }
       const previous = order.status;
-      data.setOrderStatus(state, order, body.status, Date.now());
+      data.setOrderStatus(state, order, body.status, nowWholeSecondsMs());
       const deliveries = emit(order.seller_id, 'order.updated', { ...data.orderListEntry(state, order), previous_status: previous });
       return { ...data.orderDetail(state, order), deliveries };
     }],

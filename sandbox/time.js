@@ -1,6 +1,11 @@
 'use strict';
 // The API writes datetimes as `YYYY-MM-DD HH:MM:SS`; the sandbox keeps them in UTC.
 
+/** Now, cut to whole seconds: stored times must be exactly what the API's datetime form can say. */
+function nowWholeSecondsMs() {
+  return Math.floor(Date.now() / 1000) * 1000;
+}
+
 function formatApiDate(ms) {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
@@ -29,4 +34,4 @@ function parseApiOrIsoDate(text) {
   return ms;
 }
 
-module.exports = { formatApiDate, parseApiOrIsoDate };
+module.exports = { formatApiDate, nowWholeSecondsMs, parseApiOrIsoDate };

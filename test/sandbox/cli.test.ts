@@ -1,0 +1,53 @@
+// `npm run sandbox`: the first stdout line, and a clean stop on SIGINT and SIGTERM.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { PartnerClient } from '../helpers/partnerClient';
+
+function startCli(args: string[]) {
+	const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js'), ...args], {
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const firstLine = new Promise<string>((resolve, reject) => {
+		readline.createInterface({ input: child.stdout! }).once('line', resolve);
+		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+	});
+	firstLine.catch(() => undefined); // a run that fails on purpose never prints it
+	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	return { child, firstLine, exited };
+}
+
+describe('sandbox CLI', () => {
+	test.each(['SIGTERM', 'SIGINT'] as const)('prints its connection JSON first, serves, and stops on %s', async (signal) => {
+		const { child, firstLine, exited } = startCli(['--port', '0', '--seed', '7', '--orders', '20']);
+		const info = JSON.parse(await firstLine);
+		expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/partner\/v1$/);
+		const byName = Object.fromEntries(info.apps.map((x: { name: string }) => [x.name, x]));
+		expect(byName['seller-a-full']).toMatchObject({
+			sellerId: 1001,
+			permissions: ['orders:read', 'orders:detail', 'stock:write', 'webhooks'],
+			clientId: expect.any(String),
+			clientSecret: expect.any(String),
+			webhookSecret: expect.any(String),
+		});
+		expect(byName['seller-a-readonly']).toMatchObject({ sellerId: 1001, permissions: ['orders:read'] });
+		expect(byName['seller-b-full']).toMatchObject({ sellerId: 1002 });
+
+		const app = byName['seller-a-full'];
+		const client = new PartnerClient(info.baseUrl, app.clientId, app.clientSecret);
+		const res = await client.get('/orders.php?limit=100');
+		await client.close();
+		expect(res.json.data.orders).toHaveLength(20);
+
+		child.kill(signal);
+		expect(await exited).toBe(0);
+	});
+
+	test('a bad flag is refused with a message and exit code 2', async () => {
+		const { child, exited } = startCli(['--orders', 'many']);
+		let stderr = '';
+		child.stderr!.on('data', (d) => (stderr += d));
+		expect(await exited).toBe(2);
+		expect(stderr).toMatch(/--orders needs a number/);
+	});
+});

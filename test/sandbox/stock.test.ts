@@ -1,0 +1,106 @@
+// stock_update.php of the sandbox, over real HTTP.
+import { PartnerClient } from '../helpers/partnerClient';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+describe('sandbox stock update', () => {
+	let sb: RunningSandbox;
+	let a: PartnerClient;
+	let simpleA: { product_id: number; stock: number };
+	let variantA: { product_id: number; variant_combination_ids: number[] };
+	let productB: { product_id: number };
+
+	beforeAll(async () => {
+		sb = await startSandbox();
+		const app = sb.apps['seller-a-full'];
+		a = new PartnerClient(sb.baseUrl, app.clientId, app.clientSecret);
+		const productsA = await sb.control('GET', '/products?sellerId=1001');
+		simpleA = productsA.find((p: { variant_combination_ids: number[] }) => p.variant_combination_ids.length === 0);
+		variantA = productsA.find((p: { variant_combination_ids: number[] }) => p.variant_combination_ids.length > 1);
+		productB = (await sb.control('GET', '/products?sellerId=1002'))[0];
+	});
+	afterAll(async () => {
+		await a.close();
+		await sb.close();
+	});
+
+	test('the quantity replaces the stock; old and new are reported; external_ref is echoed', async () => {
+		const before = (await sb.control('GET', `/products/${simpleA.product_id}`)).stock;
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 17, external_ref: 'Lager Köln #1' });
+		expect(res.status).toBe(200);
+		expect(res.json).toEqual({
+			ok: true,
+			data: {
+				product_id: simpleA.product_id,
+				variant_combination_id: null,
+				old_stock: before,
+				new_stock: 17,
+				updated: true,
+				external_ref: 'Lager Köln #1',
+				updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+			},
+		});
+		expect((await sb.control('GET', `/products/${simpleA.product_id}`)).stock).toBe(17);
+		const again = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 0 });
+		expect(again.json.data).toMatchObject({ old_stock: 17, new_stock: 0, external_ref: null });
+	});
+
+	test('a variant is updated on its own; its siblings keep their stock', async () => {
+		const [first, second] = variantA.variant_combination_ids;
+		const before = await sb.control('GET', `/products/${variantA.product_id}`);
+		const res = await a.post('/stock_update.php', { product_id: variantA.product_id, variant_combination_id: first, stock: 9 });
+		expect(res.json.data).toMatchObject({ variant_combination_id: first, new_stock: 9 });
+		const after = await sb.control('GET', `/products/${variantA.product_id}`);
+		const stockOf = (p: { variants: { variant_combination_id: number; stock: number }[] }, id: number) =>
+			p.variants.find((v) => v.variant_combination_id === id)?.stock;
+		expect(stockOf(after, first)).toBe(9);
+		expect(stockOf(after, second)).toBe(stockOf(before, second));
+	});
+
+	test.each([
+		['a negative stock', () => ({ product_id: simpleA.product_id, stock: -1 }), 'negative_stock', 'stock'],
+		['a fractional stock', () => ({ product_id: simpleA.product_id, stock: 12.5 }), 'invalid_field', 'stock'],
+		['a string stock', () => ({ product_id: simpleA.product_id, stock: '12' }), 'invalid_field', 'stock'],
+		['a missing stock', () => ({ product_id: simpleA.product_id }), 'missing_field', 'stock'],
+		['a missing product_id', () => ({ stock: 4 }), 'missing_field', 'product_id'],
+		['a string product_id', () => ({ product_id: 'x', stock: 4 }), 'invalid_field', 'product_id'],
+		['a non-string external_ref', () => ({ product_id: simpleA.product_id, stock: 4, external_ref: 5 }), 'invalid_field', 'external_ref'],
+		['a variant product without its variant', () => ({ product_id: variantA.product_id, stock: 4 }), 'variant_required', 'variant_combination_id'],
+		['a variant of another product', () => ({ product_id: simpleA.product_id, variant_combination_id: variantA.variant_combination_ids[0], stock: 4 }), 'variant_not_found', 'variant_combination_id'],
+	])('%s is refused with %s', async (_, body, code, field) => {
+		const res = await a.post('/stock_update.php', body());
+		expect(res.status).toBeGreaterThanOrEqual(400);
+		expect(res.status).toBeLessThan(500);
+		expect(res.json.error).toMatchObject({ code, field, message: expect.any(String) });
+	});
+
+	test.each(['{"product_id":', '[1,2]', 'null', ''])('malformed body %j is invalid_json', async (body) => {
+		const res = await a.post('/stock_update.php', body);
+		expect(res.status).toBe(400);
+		expect(res.json.error.code).toBe('invalid_json');
+	});
+
+	test('a body that is not declared application/json is refused with 415', async () => {
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1 }, { contentType: 'text/plain' });
+		expect(res.status).toBe(415);
+		expect(res.json.error.code).toBe('unsupported_media_type');
+		const none = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1 }, { contentType: null });
+		expect(none.status).toBe(415);
+	});
+
+	test('an unknown product is product_not_found; another seller\'s is forbidden_product and unchanged', async () => {
+		const missing = await a.post('/stock_update.php', { product_id: 1, stock: 1 });
+		expect(missing.status).toBe(404);
+		expect(missing.json.error.code).toBe('product_not_found');
+		const before = await sb.control('GET', `/products/${productB.product_id}`);
+		const foreign = await a.post('/stock_update.php', { product_id: productB.product_id, stock: 1 });
+		expect(foreign.status).toBe(403);
+		expect(foreign.json.error.code).toBe('forbidden_product');
+		expect(await sb.control('GET', `/products/${productB.product_id}`)).toEqual(before);
+	});
+
+	test('a body over 64 KiB is refused with 413', async () => {
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1, external_ref: 'x'.repeat(70_000) });
+		expect(res.status).toBe(413);
+		expect(res.json.error.code).toBe('payload_too_large');
+	});
+});
