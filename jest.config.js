@@ -6,4 +6,5 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Real HTTP over loopback and the real n8n engine: give slow shared machines room.
   testTimeout: 30000,
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
 };

@@ -1,0 +1,147 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+import { signRequestOptions } from '../nodes/MarketplacePartner/transport/requestSigner';
+
+export class MarketplacePartnerApi implements ICredentialType {
+	name = 'marketplacePartnerApi';
+
+	displayName = 'Marketplace Partner API';
+
+	icon = 'file:marketplacePartner.svg' as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner#credential';
+
+	// Lets the HTTP Request node sign custom calls (e.g. the announced extension endpoints).
+	httpRequestNode = {
+		name: 'Marketplace Partner',
+		docsUrl: 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner#custom-api-calls',
+		apiBaseUrlPlaceholder: 'https://partner.example.com/api/partner/v1/ping.php',
+	};
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://partner.example.com/api/partner/v1',
+			description:
+				'The partner API address the marketplace operator gave you, ending in the version segment /v1. Must be https:// (http:// only for a local sandbox on 127.0.0.1).',
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			description: 'Public identifier of your partner application, issued by the marketplace operator',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Signs every request (HMAC-SHA256). It is never sent, only used to sign.',
+		},
+		{
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'Verifies the webhooks the marketplace sends to the Marketplace Partner Trigger node',
+		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'During a secret rotation, webhooks signed with this older secret are still accepted. Clear it once the rotation is done.',
+		},
+		{
+			displayName: 'Header Prefix',
+			name: 'headerPrefix',
+			type: 'string',
+			default: 'X-SVC-',
+			description:
+				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). The spec writes X-SVC- for the service's own prefix; use the one the operator gives you.",
+		},
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return await signRequestOptions(credentials, requestOptions);
+	}
+
+	// Every status is let through so the rules below can say which part of the setup is wrong.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/ping.php',
+			method: 'GET',
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'invalid_signature',
+					message: 'The API could not verify the signature: the Client ID or Client Secret is wrong.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'expired_timestamp',
+					message: "The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).",
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'missing_auth_headers',
+					message: 'The API did not see the authentication headers: check the Header Prefix.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'client_inactive',
+					message: 'This partner application is deactivated: ask the marketplace operator.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'ok',
+					value: false,
+					message: 'The API refused the credentials. Check Client ID, Client Secret and Header Prefix.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'ok',
+					value: undefined,
+					message: 'The Base URL does not answer like the Partner API: check it is the partner API address ending in /v1.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,13 @@
+// Copies what tsup does not bundle: node icons and codex files beside the built nodes, and the
+// icon beside the credential (n8n resolves `file:` icons relative to the built file).
+const { src, dest, parallel } = require('gulp');
+
+function nodeAssets() {
+	return src(['nodes/**/*.svg', 'nodes/**/*.png', 'nodes/**/*.node.json'], { encoding: false }).pipe(dest('dist/nodes'));
+}
+
+function credentialIcons() {
+	return src('nodes/MarketplacePartner/marketplacePartner.svg', { encoding: false }).pipe(dest('dist/credentials'));
+}
+
+exports['build:assets'] = parallel(nodeAssets, credentialIcons);

@@ -1,0 +1,44 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import * as connection from './actions/connection/Connection.resource';
+import * as order from './actions/order/Order.resource';
+import { router } from './actions/router';
+import * as stock from './actions/stock/Stock.resource';
+
+export class MarketplacePartner implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Marketplace Partner',
+		name: 'marketplacePartner',
+		icon: 'file:marketplacePartner.svg',
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
+		defaults: { name: 'Marketplace Partner' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Connection', value: 'connection' },
+					{ name: 'Order', value: 'order' },
+					{ name: 'Stock', value: 'stock' },
+				],
+				default: 'order',
+			},
+			...order.description,
+			...stock.description,
+			...connection.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,41 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { toWholeNumber } from '../../helpers/values';
+import { errorItem, toNodeError } from '../../helpers/items';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Order Item ID',
+		name: 'orderItemId',
+		type: 'number',
+		default: 0,
+		required: true,
+		description:
+			'The order_item_id of the order item, as returned by Order > Get Many or by the trigger\'s order events (e.g. {{ $json.order_item_id }})',
+	},
+];
+
+const displayOptions = { show: { resource: ['order'], operation: ['get'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const orderItemId = toWholeNumber(this.getNodeParameter('orderItemId', i), 'Order Item ID', { min: 1 });
+			const data = await apiRequest.call(this, 'GET', '/order_detail.php', {
+				qs: { order_item_id: orderItemId },
+				itemIndex: i,
+			});
+			returnData.push({ json: data, pairedItem: { item: i } });
+		} catch (error) {
+			const nodeError = toNodeError.call(this, error, i);
+			if (!this.continueOnFail()) throw nodeError;
+			returnData.push(errorItem(nodeError, i));
+		}
+	}
+	return returnData;
+}

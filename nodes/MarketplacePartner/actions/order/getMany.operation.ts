@@ -1,0 +1,95 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { toApiDateTime, toWholeNumber } from '../../helpers/values';
+import { errorItem, toNodeError } from '../../helpers/items';
+import { apiRequest } from '../../transport';
+
+/** The API's maximum page size: Return All asks for full pages. */
+export const MAX_PAGE_SIZE = 100;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'accepted',
+				description: 'Only order items with this order status, e.g. accepted',
+			},
+			{
+				displayName: 'Updated After',
+				name: 'updatedAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to UTC. For an incremental sync, use the latest updated_at of the previous run.',
+			},
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const returnAll = this.getNodeParameter('returnAll', i) as boolean;
+			const limit = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
+			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+			const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
+			const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, 'Updated After') : undefined;
+
+			let offset = 0;
+			let collected = 0;
+			for (;;) {
+				const pageSize = Math.min(MAX_PAGE_SIZE, limit - collected);
+				const data = await apiRequest.call(this, 'GET', '/orders.php', {
+					qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
+					itemIndex: i,
+				});
+				const orders = (data.orders ?? []) as IDataObject[];
+				const pagination = (data.pagination ?? {}) as IDataObject;
+				for (const order of orders.slice(0, limit - collected)) {
+					returnData.push({ json: order, pairedItem: { item: i } });
+				}
+				collected += orders.length;
+				offset += orders.length;
+				// An empty page ends the walk even if has_more says otherwise, so a confused server
+				// cannot keep us looping.
+				if (pagination.has_more !== true || orders.length === 0 || collected >= limit) break;
+			}
+		} catch (error) {
+			const nodeError = toNodeError.call(this, error, i);
+			if (!this.continueOnFail()) throw nodeError;
+			returnData.push(errorItem(nodeError, i));
+		}
+	}
+	return returnData;
+}

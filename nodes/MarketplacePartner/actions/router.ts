@@ -1,0 +1,23 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import * as connection from './connection/Connection.resource';
+import * as order from './order/Order.resource';
+import * as stock from './stock/Stock.resource';
+
+type Operation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+
+const operations: Record<string, Record<string, { execute: Operation }>> = {
+	order: { get: order.get, getMany: order.getMany },
+	stock: { update: stock.update },
+	connection: { ping: connection.ping },
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = operations[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	return [await run.execute.call(this)];
+}

@@ -1,0 +1,42 @@
+// Values typed by hand or mapped from a spreadsheet: "12" is 12, and anything that is not a whole
+// number gets an error that names the field and the value, before any request is sent.
+
+/** Returns the whole number, or undefined when optional and empty; throws a message otherwise. */
+export function toWholeNumber(
+	value: unknown,
+	field: string,
+	{ min = 0, optional = false }: { min?: number; optional?: boolean } = {},
+): number | undefined {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (text === undefined || text === '') {
+		if (optional && (value === undefined || value === null || text === '')) return undefined;
+		throw new Error(`${field} is empty; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
+	}
+	if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+		throw new Error(`${field} must be a whole number, but got "${text}".`);
+	}
+	const number = Number(text);
+	if (number < min) {
+		throw new Error(`${field} must be ${min} or more, but got ${number}${min === 0 ? ' (stock cannot be negative)' : ''}.`);
+	}
+	return number;
+}
+
+/**
+ * The API's datetime form, `YYYY-MM-DD HH:MM:SS`. A value with a time zone (an n8n DateTime, an
+ * ISO string with Z or an offset) is converted to UTC, the sandbox's zone; a value without one is
+ * sent as written.
+ */
+export function toApiDateTime(value: unknown, field: string): string {
+	const text = (value instanceof Date ? value.toISOString() : String(value ?? '')).trim();
+	const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+	if (!m) {
+		throw new Error(`${field} must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "${text}".`);
+	}
+	const [, day, hm, seconds = '00', zone] = m;
+	const local = `${day} ${hm}:${seconds}`;
+	if (!zone) return local;
+	const ms = Date.parse(`${day}T${hm}:${seconds}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${text}".`);
+	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}

@@ -1,0 +1,56 @@
+// Reading and validating the credential's fields, for the signer and for the node alike.
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
+
+export interface PartnerCredentials {
+	/** Base URL without a trailing slash, e.g. https://partner.example.com/api/partner/v1 */
+	baseUrl: string;
+	clientId: string;
+	clientSecret: string;
+	webhookSecret: string;
+	previousWebhookSecret: string;
+	headerPrefix: string;
+}
+
+const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/** Throws an Error whose message says what to fix; never includes a secret. */
+export function parseCredentials(credentials: ICredentialDataDecryptedObject): PartnerCredentials {
+	const text = (name: string) => String(credentials[name] ?? '').trim();
+	const baseUrl = text('baseUrl').replace(/\/+$/, '');
+	let parsed: URL;
+	try {
+		parsed = new URL(baseUrl);
+	} catch {
+		throw new Error(
+			`The credential's Base URL "${baseUrl}" is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
+		);
+	}
+	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK_HOSTS.test(parsed.hostname))) {
+		throw new Error(
+			`The credential's Base URL must use https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1 or localhost).`,
+		);
+	}
+	if (!/\/v\d+$/.test(parsed.pathname) || parsed.search || parsed.hash) {
+		throw new Error(
+			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${baseUrl}").`,
+		);
+	}
+	const headerPrefix = text('headerPrefix') || 'X-SVC-';
+	if (!/^[A-Za-z0-9-]+$/.test(headerPrefix)) {
+		throw new Error(`The credential's Header Prefix may hold only letters, digits and dashes, like X-SVC-.`);
+	}
+	const clientId = text('clientId');
+	const clientSecret = String(credentials.clientSecret ?? '');
+	if (!clientId) throw new Error(`The credential has no Client ID. Paste the Client ID the operator issued.`);
+	if (!clientSecret) throw new Error(`The credential has no Client Secret. Paste the Client Secret the operator issued.`);
+	return {
+		baseUrl,
+		clientId,
+		clientSecret,
+		webhookSecret: String(credentials.webhookSecret ?? ''),
+		previousWebhookSecret: String(credentials.previousWebhookSecret ?? ''),
+		headerPrefix,
+	};
+}

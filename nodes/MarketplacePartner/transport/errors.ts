@@ -1,0 +1,150 @@
+// What each API error code means for the person running the workflow, and what to do about it.
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+interface Explanation {
+	message: string;
+	description: string;
+}
+
+/** Codes from the spec, then the ones the local sandbox documents (sandbox/README.md). */
+export const API_ERRORS: Record<string, Explanation> = {
+	missing_auth_headers: {
+		message: 'The Partner API did not receive the authentication headers',
+		description:
+			"Check the credential's Header Prefix: it must be the prefix the marketplace uses (X-SVC- stands for it in the spec). A proxy between n8n and the API may also strip custom headers.",
+	},
+	invalid_signature: {
+		message: 'The Partner API could not verify the request signature',
+		description:
+			'The Client ID or Client Secret in the credential is wrong, or the Client Secret was rotated. Paste both again exactly as the operator issued them (no spaces), and check the Base URL ends in /v1.',
+	},
+	expired_timestamp: {
+		message: "The Partner API refused the request's timestamp as too old or too far ahead",
+		description:
+			"The clock of the machine running n8n is off. Synchronise it (NTP). The node already retried once with the server's time from its Date header.",
+	},
+	invalid_timestamp: {
+		message: 'The Partner API refused the request timestamp as malformed',
+		description: 'The timestamp header must be Unix seconds. If you set it yourself in an HTTP Request node, remove it.',
+	},
+	replayed_signature: {
+		message: 'The Partner API refused a signature it had already seen',
+		description:
+			'The same request was sent twice with the same signature, e.g. by a proxy that retries. Try again; each new attempt is signed afresh.',
+	},
+	client_inactive: {
+		message: 'This partner application is deactivated',
+		description: 'The marketplace operator has deactivated this Client ID. Ask the operator to reactivate it or issue new credentials.',
+	},
+	insufficient_permission: {
+		message: 'This partner application lacks the permission for this operation',
+		description:
+			'Ask the marketplace operator to grant the permission (orders:read for listing orders, orders:detail for order details, stock:write for stock updates).',
+	},
+	order_not_found: {
+		message: 'The order item was not found',
+		description:
+			"Check the Order Item ID: take it from Order > Get Many (field order_item_id). An order item of another seller is also answered as not found, because this app sees only its own seller's orders.",
+	},
+	product_not_found: {
+		message: 'The product was not found',
+		description: 'Check the Product ID: it is the marketplace product_id, not your SKU or your own system\'s id.',
+	},
+	forbidden_product: {
+		message: 'The product belongs to another seller',
+		description:
+			"This app can change only its own seller's products. Check the Product ID, or use the credential of the seller who owns this product.",
+	},
+	variant_not_found: {
+		message: 'The variant combination was not found for this product',
+		description: 'Check the Variant Combination ID: it must be one of this product\'s variants (see product.variant_combination_id in an order detail).',
+	},
+	variant_required: {
+		message: 'This product has variants: the stock must be set per variant',
+		description: 'Set Variant Combination ID to the variant whose stock you are updating.',
+	},
+	negative_stock: {
+		message: 'The stock must not be negative',
+		description: 'Send 0 or more.',
+	},
+	invalid_field: { message: 'The Partner API refused a field of the request', description: '' },
+	missing_field: { message: 'The Partner API is missing a required field', description: '' },
+	invalid_parameter: { message: 'The Partner API refused a parameter of the request', description: '' },
+	invalid_json: {
+		message: 'The Partner API could not read the request body as JSON',
+		description: 'If you send a custom body through the HTTP Request node, check it is valid JSON.',
+	},
+	unsupported_media_type: {
+		message: 'The Partner API needs Content-Type: application/json',
+		description: 'If you send a custom request through the HTTP Request node, send the body as JSON.',
+	},
+	payload_too_large: { message: 'The request body is too large for the Partner API', description: '' },
+	endpoint_not_found: {
+		message: 'The Partner API has no such endpoint',
+		description: "Check the credential's Base URL: it must end in /v1, e.g. https://partner.example.com/api/partner/v1.",
+	},
+	method_not_allowed: { message: 'The Partner API does not accept this HTTP method here', description: '' },
+	rate_limited: {
+		message: 'The Partner API is rate limiting this app',
+		description: 'The node retried as the API asked (Retry-After) and gave up. Lower the concurrency or run the workflow later.',
+	},
+	service_unavailable: {
+		message: 'The Partner API is temporarily unavailable',
+		description: 'The node retried with backoff and gave up. Try again later.',
+	},
+};
+
+export interface ApiErrorBody {
+	code?: string;
+	message?: string;
+	field?: string;
+}
+
+/** Finds `{ error: { code, message } }`, `{ error: "code" }`, `{ code, message }` and similar shapes. */
+export function readErrorBody(body: unknown): ApiErrorBody {
+	if (typeof body === 'string') {
+		try {
+			return readErrorBody(JSON.parse(body));
+		} catch {
+			return {};
+		}
+	}
+	if (!body || typeof body !== 'object') return {};
+	const top = body as Record<string, unknown>;
+	const inner = top.error;
+	const source = inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : top;
+	const pick = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+	return {
+		code: pick(source.code) ?? pick(inner) ?? pick(top.error_code),
+		message: pick(source.message) ?? pick(top.message) ?? pick(top.error_description),
+		field: pick(source.field),
+	};
+}
+
+function snippet(body: unknown): string {
+	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
+	const flat = text.replace(/\s+/g, ' ').trim();
+	return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+/** An error for an HTTP answer that is not a success, whatever shape its body has. */
+export function apiErrorFromResponse(node: INode, statusCode: number, body: unknown, itemIndex?: number): NodeApiError {
+	const parsed = readErrorBody(body);
+	const known = parsed.code ? API_ERRORS[parsed.code] : undefined;
+	const detail = [parsed.message, parsed.field ? `(field: ${parsed.field})` : undefined].filter(Boolean).join(' ');
+	let message: string;
+	let description: string;
+	if (known) {
+		message = known.message;
+		description = [detail && `The API said: ${detail}.`, known.description].filter(Boolean).join(' ');
+	} else if (parsed.code || parsed.message) {
+		message = `The Partner API refused the request (HTTP ${statusCode}${parsed.code ? `, ${parsed.code}` : ''})`;
+		description = detail ? `The API said: ${detail}` : '';
+	} else {
+		message = `The Partner API answered HTTP ${statusCode} with a body it does not normally send`;
+		description = `Check the credential's Base URL. Response started with: ${snippet(body) || '(empty)'}`;
+	}
+	const errorResponse: JsonObject = { httpCode: String(statusCode), code: parsed.code ?? null, apiMessage: parsed.message ?? null };
+	return new NodeApiError(node, errorResponse, { message, description, httpCode: String(statusCode), itemIndex });
+}

@@ -1,0 +1,149 @@
+// Every call of the Partner API goes through apiRequest: signing (in the credential), retries,
+// clock correction and error mapping live here once.
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
+import { apiErrorFromResponse, readErrorBody } from './errors';
+import { buildQueryString, type QueryValue } from './signing';
+
+export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
+
+/**
+ * Every endpoint is safe to retry: GETs read, and a stock update sets an absolute value, so
+ * applying it twice leaves the same stock as applying it once. Retried: 429 (after Retry-After),
+ * 502/503/504 and connections dropped before an answer. Each attempt is signed afresh.
+ */
+const MAX_RETRIES = 4;
+const RETRY_BASE_MS = 300;
+const MAX_RETRY_AFTER_MS = 60_000;
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed/i;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Seconds the API's clock is ahead of ours, per base URL, learnt from an expired_timestamp answer. */
+const clockOffsets = new Map<string, number>();
+
+export interface RequestOptions {
+	qs?: Record<string, QueryValue>;
+	body?: IDataObject;
+	itemIndex?: number;
+}
+
+export async function getPartnerCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<PartnerCredentials> {
+	const raw = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	try {
+		return parseCredentials(raw);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+	}
+}
+
+function retryAfterMs(header: unknown): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string' || value === '') return undefined;
+	if (/^\d+$/.test(value)) return Number(value) * 1000;
+	const at = Date.parse(value);
+	return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function backoffMs(retry: number): number {
+	const exp = RETRY_BASE_MS * 2 ** retry;
+	return exp / 2 + Math.random() * (exp / 2);
+}
+
+function networkCode(error: unknown): string | undefined {
+	const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter(Boolean).join(' ');
+	return RETRYABLE_NETWORK.test(text) ? (text.match(RETRYABLE_NETWORK)?.[0] ?? 'network error') : undefined;
+}
+
+export async function apiRequest(
+	this: IExecuteFunctions,
+	method: IHttpRequestMethods,
+	endpoint: Endpoint,
+	{ qs, body, itemIndex }: RequestOptions = {},
+): Promise<IDataObject> {
+	const credentials = await getPartnerCredentials.call(this, itemIndex);
+	const query = qs ? buildQueryString(qs) : '';
+	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
+	// Serialised once, here: these exact bytes are signed and sent on every attempt.
+	const rawBody = body === undefined ? undefined : JSON.stringify(body);
+	let retries = 0;
+	let clockCorrected = false;
+
+	for (;;) {
+		const headers: IDataObject = { Accept: 'application/json' };
+		if (rawBody !== undefined) headers['Content-Type'] = 'application/json';
+		const offset = clockOffsets.get(credentials.baseUrl);
+		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
+
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+				method,
+				url,
+				body: rawBody,
+				headers,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: REQUEST_TIMEOUT_MS,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			const code = networkCode(error);
+			if (code && retries < MAX_RETRIES) {
+				await sleep(backoffMs(retries++));
+				continue;
+			}
+			if (code) {
+				throw new NodeApiError(this.getNode(), { code } as JsonObject, {
+					message: `Could not reach the Partner API (${code})`,
+					description: `Tried ${retries + 1} times. Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
+					itemIndex,
+				});
+			}
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+				if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
+				throw error;
+			}
+			throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+		}
+
+		const { statusCode, headers: responseHeaders } = response;
+		const responseBody = response.body as unknown;
+		if (statusCode >= 200 && statusCode < 300) {
+			const envelope = (typeof responseBody === 'string' ? safeJson(responseBody) : responseBody) as IDataObject | undefined;
+			if (envelope && envelope.ok === true && envelope.data && typeof envelope.data === 'object') {
+				return envelope.data as IDataObject;
+			}
+			throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+		}
+
+		if (RETRYABLE_STATUS.has(statusCode) && retries < MAX_RETRIES) {
+			const asked = statusCode === 429 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
+			if (asked === undefined || asked <= MAX_RETRY_AFTER_MS) {
+				await sleep(asked ?? backoffMs(retries));
+				retries++;
+				continue;
+			}
+		}
+
+		if (statusCode === 401 && !clockCorrected && readErrorBody(responseBody).code === 'expired_timestamp') {
+			const serverMs = Date.parse(String(responseHeaders?.date ?? ''));
+			if (!Number.isNaN(serverMs)) {
+				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
+				clockCorrected = true;
+				continue;
+			}
+		}
+
+		throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+	}
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}

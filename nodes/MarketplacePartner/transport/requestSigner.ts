@@ -1,0 +1,129 @@
+// The credential's `authenticate`: turns any n8n request (ours, the HTTP Request node's, the
+// credential test's) into one whose signed bytes are exactly the bytes that will be sent.
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+import { parseCredentials } from './credentials';
+import { buildQueryString, pathRelativeToBase, signRequest, type QueryValue } from './signing';
+
+/**
+ * Two identical requests signed in the same second have the same signature, and a server may
+ * refuse one it has seen. Signatures used recently are remembered so a repeat is signed for an
+ * earlier second instead (still well inside any reasonable clock tolerance).
+ */
+const USED_SIGNATURE_TTL_MS = 10 * 60 * 1000;
+const MAX_BACKDATE_SECONDS = 60;
+const usedSignatures = new Map<string, number>(); // signature -> when it was used (ms)
+
+function forgetOldSignatures(nowMs: number) {
+	for (const [signature, usedAt] of usedSignatures) {
+		if (nowMs - usedAt < USED_SIGNATURE_TTL_MS) break; // insertion order is time order
+		usedSignatures.delete(signature);
+	}
+}
+
+/** Signs with the latest timestamp at or before `baseTimestamp` whose signature was not used yet. */
+async function uniqueSignature(
+	sign: (timestamp: number) => string,
+	baseTimestamp: () => number,
+): Promise<{ timestamp: number; signature: string }> {
+	for (;;) {
+		const nowMs = Date.now();
+		forgetOldSignatures(nowMs);
+		const newest = baseTimestamp();
+		for (let timestamp = newest; timestamp > newest - MAX_BACKDATE_SECONDS; timestamp--) {
+			const signature = sign(timestamp);
+			if (!usedSignatures.has(signature)) {
+				usedSignatures.set(signature, nowMs);
+				return { timestamp, signature };
+			}
+		}
+		await sleep(1000); // every recent second is taken for this exact request: wait for a new one
+	}
+}
+
+function findHeader(headers: IDataObject, name: string): string | undefined {
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
+	return key === undefined ? undefined : String(headers[key]);
+}
+
+function setHeader(headers: IDataObject, name: string, value: string) {
+	for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+	headers[name] = value;
+}
+
+function appendQuery(url: string, qs: IDataObject | undefined): string {
+	if (!qs || Object.keys(qs).length === 0) return url;
+	const flat: Record<string, QueryValue> = {};
+	const repeated: string[] = [];
+	for (const [key, value] of Object.entries(qs)) {
+		if (Array.isArray(value)) repeated.push(...value.map((v) => buildQueryString({ [key]: v as QueryValue })));
+		else flat[key] = (typeof value === 'object' && value !== null ? JSON.stringify(value) : value) as QueryValue;
+	}
+	const query = [buildQueryString(flat), ...repeated].filter(Boolean).join('&');
+	if (!query) return url;
+	return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** The body as the exact text that will be sent; objects are serialised here, once. */
+function rawBodyOf(body: IHttpRequestOptions['body']): string {
+	if (body === undefined || body === null || body === '') return '';
+	if (typeof body === 'string') return body;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof URLSearchParams) return body.toString();
+	if (typeof body === 'object' && typeof (body as { getHeaders?: unknown }).getHeaders === 'function') {
+		throw new Error('Multipart (form-data) bodies cannot be signed for the Partner API; send JSON.');
+	}
+	return JSON.stringify(body);
+}
+
+export async function signRequestOptions(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const creds = parseCredentials(credentials);
+	const method = (requestOptions.method ?? 'GET').toUpperCase();
+	// Join baseURL and url the way axios does (concatenation), then fold the query into the URL
+	// ourselves so nothing re-serialises it after signing.
+	let url = requestOptions.url ?? '';
+	if (requestOptions.baseURL && !/^https?:\/\//i.test(url)) {
+		url = `${requestOptions.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+	}
+	url = appendQuery(url, requestOptions.qs);
+	// The HTTP client sends the WHATWG-normalised form of the URL (spaces and non-ASCII
+	// percent-encoded); sign that same form.
+	const target = new URL(url);
+	const base = new URL(creds.baseUrl);
+	if (target.origin !== base.origin) {
+		throw new Error(`The URL ${target.origin}${target.pathname} is not under the credential's Base URL ${creds.baseUrl}.`);
+	}
+	const sentUrl = `${target.origin}${target.pathname}${target.search}`;
+	const path = pathRelativeToBase(sentUrl, creds.baseUrl);
+
+	const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
+	const hasBody = method !== 'GET' && method !== 'HEAD';
+	const rawBody = hasBody ? rawBodyOf(requestOptions.body) : '';
+	if (rawBody && !findHeader(headers, 'content-type')) setHeader(headers, 'Content-Type', 'application/json');
+	if (!findHeader(headers, 'accept')) setHeader(headers, 'Accept', 'application/json');
+
+	// A caller that knows the server's clock runs ahead or behind (see transport/index.ts) sends the
+	// corrected timestamp in the timestamp header; otherwise this machine's clock is used.
+	const timestampHeader = `${creds.headerPrefix}TIMESTAMP`;
+	// It is kept as an offset from this clock, so a wait for a free second still moves forward.
+	const given = findHeader(headers, timestampHeader);
+	const offset = given !== undefined && /^\d+$/.test(given) ? Number(given) - Math.floor(Date.now() / 1000) : 0;
+	const baseTimestamp = () => Math.floor(Date.now() / 1000) + offset;
+	const { timestamp, signature } = await uniqueSignature(
+		(ts) => signRequest(creds.clientSecret, method, path, ts, rawBody),
+		baseTimestamp,
+	);
+	setHeader(headers, `${creds.headerPrefix}CLIENT-ID`, creds.clientId);
+	setHeader(headers, timestampHeader, String(timestamp));
+	setHeader(headers, `${creds.headerPrefix}SIGNATURE`, signature);
+
+	const signed: IHttpRequestOptions = { ...requestOptions, url: sentUrl, headers, method: method as IHttpRequestOptions['method'] };
+	delete signed.baseURL;
+	delete signed.qs;
+	if (hasBody && rawBody) signed.body = rawBody;
+	else delete signed.body;
+	return signed;
+}
