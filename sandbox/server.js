@@ -43,6 +43,9 @@ const NO_FAULTS = {
   next5xx: 0,
   nextDrop: 0,
   replay: false,
+  // The sandbox's clock runs this many seconds ahead (negative: behind) of the machine's, in its
+  // timestamp check and its Date header: stands in for a client whose clock is off.
+  clockSkewSec: 0,
 };
 
 function createSandbox(options = {}) {
@@ -76,7 +79,7 @@ function createSandbox(options = {}) {
   }
 
   function resetStats() {
-    stats = { requests: 0, byEndpoint: {}, byCode: {}, duplicateSignatures: 0, recent: [] };
+    stats = { requests: 0, byEndpoint: {}, byCode: {}, duplicateSignatures: 0, inFlight: 0, maxInFlight: 0, recent: [] };
   }
 
   function record(entry) {
@@ -91,6 +94,7 @@ function createSandbox(options = {}) {
   // ---- HTTP plumbing -------------------------------------------------------------------------
 
   function send(res, status, bodyText, headers = {}) {
+    if (faults.clockSkewSec) headers = { date: new Date(serverNowMs()).toUTCString(), ...headers };
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(bodyText),
@@ -122,6 +126,7 @@ function createSandbox(options = {}) {
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const serverNowMs = () => Date.now() + faults.clockSkewSec * 1000;
 
   // ---- Authentication (spec: "Authentication") -----------------------------------------------
 
@@ -150,7 +155,7 @@ function createSandbox(options = {}) {
     if (!app || !safeEqual(signature, expected)) {
       throw new ApiError('invalid_signature', 'The signature could not be verified.');
     }
-    const nowSec = Math.floor(Date.now() / 1000);
+    const nowSec = Math.floor(serverNowMs() / 1000);
     if (Math.abs(nowSec - Number(timestamp)) > opts.clockToleranceSec) {
       throw new ApiError(
         'expired_timestamp',
@@ -358,6 +363,7 @@ function createSandbox(options = {}) {
     const pathname = q < 0 ? target : target.slice(0, q);
     const route = ROUTES[pathname];
     const entry = { method: req.method, endpoint: pathname, status: 0, code: null, clientId: req.headers[H.clientId] ?? null };
+    stats.maxInFlight = Math.max(stats.maxInFlight, ++stats.inFlight);
     try {
       const rawBody = await readBody(req, opts.maxBodyBytes);
       if (faults.latencyMs > 0) await sleep(faults.latencyMs);
@@ -397,6 +403,7 @@ function createSandbox(options = {}) {
       entry.code = err.code;
       sendError(res, err);
     } finally {
+      stats.inFlight--;
       record(entry);
     }
   }

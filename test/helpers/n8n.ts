@@ -151,6 +151,28 @@ export async function runNode(options: {
 	return { run, items, error };
 }
 
+/** What the engine needs of an n8n instance around it, with the test credentials helper. */
+export function createAdditionalData(
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		hooks,
+		credentialsHelper: new CredentialsHelper(credentials),
+		executionId: 'test-execution',
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		webhookBaseUrl: 'http://localhost:5678/webhook/',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting/',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting/',
+		variables: {},
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export async function runWorkflow(
 	nodes: INode[],
 	connections: IConnections,
@@ -180,21 +202,7 @@ export async function runWorkflow(
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished(fullRunData));
-	const additionalData = {
-		hooks,
-		credentialsHelper: new CredentialsHelper(credentials),
-		executionId: 'test-execution',
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678/',
-		webhookBaseUrl: 'http://localhost:5678/webhook/',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting/',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test/',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting/',
-		variables: {},
-		currentNodeParameters: undefined,
-		executionTimeoutTimestamp: undefined,
-		userId: 'test-user',
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = createAdditionalData(credentials, hooks);
 	const startNode = workflow.getNode(startNodeName)!;
 	const runExecutionData: IRunExecutionData = {
 		version: 1,

@@ -63,3 +63,23 @@ describe('sandbox fault injection', () => {
 		await expect(sb.control('POST', '/faults', { rate429: 'high' })).rejects.toThrow(/must be a number/);
 	});
 });
+
+describe('sandbox clock skew', () => {
+	test('a skewed sandbox refuses a correct local timestamp and says its own time in Date', async () => {
+		const sb = await startSandbox();
+		const app = sb.apps['seller-a-full'];
+		const c = new PartnerClient(sb.baseUrl, app.clientId, app.clientSecret);
+		try {
+			await sb.control('POST', '/faults', { clockSkewSec: 600 });
+			const res = await c.get('/ping.php');
+			expect(res.json.error.code).toBe('expired_timestamp');
+			const serverMs = Date.parse(String(res.headers.date));
+			expect(Math.abs(serverMs - (Date.now() + 600_000))).toBeLessThan(5000);
+			const corrected = await c.get('/ping.php', { timestamp: Math.floor(Date.now() / 1000) + 600 });
+			expect(corrected.status).toBe(200);
+		} finally {
+			await c.close();
+			await sb.close();
+		}
+	});
+});

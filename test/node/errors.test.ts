@@ -1,0 +1,48 @@
+import type { INode } from 'n8n-workflow';
+import { apiErrorFromResponse, API_ERRORS, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
+
+const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+
+describe('reading error bodies of any shape', () => {
+	test.each([
+		[{ ok: false, error: { code: 'forbidden_product', message: 'no', field: 'product_id' } }, { code: 'forbidden_product', message: 'no', field: 'product_id' }],
+		[{ error: 'invalid_signature', message: 'bad' }, { code: 'invalid_signature', message: 'bad', field: undefined }],
+		[{ code: 'order_not_found', message: 'gone' }, { code: 'order_not_found', message: 'gone', field: undefined }],
+		['{"error":{"code":"expired_timestamp"}}', { code: 'expired_timestamp', message: undefined, field: undefined }],
+		['<html>Bad gateway</html>', {}],
+		[null, {}],
+		[[1, 2], { code: undefined, message: undefined, field: undefined }],
+	])('%j', (body, expected) => {
+		expect(readErrorBody(body)).toEqual(expected);
+	});
+});
+
+describe('error messages', () => {
+	test('every code of the spec has a message and a what-to-do', () => {
+		for (const code of ['missing_auth_headers', 'invalid_signature', 'expired_timestamp', 'order_not_found', 'product_not_found', 'forbidden_product']) {
+			expect(API_ERRORS[code].message).toBeTruthy();
+			expect(API_ERRORS[code].description).toBeTruthy();
+		}
+	});
+
+	test('a known code gives its explanation, the API message and the HTTP status', () => {
+		const error = apiErrorFromResponse(node, 403, { ok: false, error: { code: 'forbidden_product', message: 'Product 7 is not yours.' } }, 3);
+		expect(error.message).toBe('The product belongs to another seller');
+		expect(error.description).toContain('Product 7 is not yours.');
+		expect(error.description).toContain("only its own seller's products");
+		expect(error.httpCode).toBe('403');
+		expect(error.context.itemIndex).toBe(3);
+	});
+
+	test('an unknown code still says what the API said', () => {
+		const error = apiErrorFromResponse(node, 409, { error: { code: 'stock_locked', message: 'Try later' } });
+		expect(error.message).toBe('The Partner API refused the request (HTTP 409, stock_locked)');
+		expect(error.description).toBe('The API said: Try later');
+	});
+
+	test('a body of no known shape gives the status and the start of the body', () => {
+		const error = apiErrorFromResponse(node, 502, '<html><body>Bad Gateway from the proxy</body></html>');
+		expect(error.message).toBe('The Partner API answered HTTP 502 with a body it does not normally send');
+		expect(error.description).toContain('Bad Gateway from the proxy');
+	});
+});

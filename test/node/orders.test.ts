@@ -1,0 +1,120 @@
+// Order > Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
+import { credentialsFor, runNode } from '../helpers/n8n';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+describe('Order operations in the n8n engine', () => {
+	let sb: RunningSandbox;
+	const credentials = (name = 'seller-a-full', extra = {}) => credentialsFor(sb.baseUrl, sb.apps[name], extra);
+	const ordersOfA = () => sb.raw.state.ordersBySeller.get(1001) as Array<{ order_item_id: number; status: string; updated_ms: number }>;
+
+	beforeAll(async () => (sb = await startSandbox({ orders: 260 })));
+	beforeEach(() => sb.control('POST', '/stats/reset'));
+	afterAll(() => sb.close());
+
+	test('Get Many with a limit returns that many order items, paired to the input item', async () => {
+		const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 5 }, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(5);
+		expect(items.map((i) => i.json.order_item_id)).toEqual(ordersOfA().slice(0, 5).map((o) => o.order_item_id));
+		expect(items.every((i) => JSON.stringify(i.pairedItem) === '{"item":0}')).toBe(true);
+	});
+
+	test('a limit over one page follows the pages and stops at the limit', async () => {
+		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 150 }, credentials: credentials() });
+		expect(items).toHaveLength(150);
+		expect(new Set(items.map((i) => i.json.order_item_id)).size).toBe(150);
+		const recent = (await sb.control('GET', '/stats')).recent.filter((r: { endpoint: string }) => r.endpoint === '/orders.php');
+		expect(recent).toHaveLength(2);
+	});
+
+	test('Return All follows has_more across pages at the maximum page size', async () => {
+		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentials() });
+		expect(items.map((i) => i.json.order_item_id)).toEqual(ordersOfA().map((o) => o.order_item_id));
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byEndpoint['GET /orders.php 200']).toBe(3); // 100 + 100 + 60
+	});
+
+	test('filters: status, and Updated After in the API form from an ISO date with a zone', async () => {
+		const pivot = ordersOfA()[130].updated_ms;
+		const expected = ordersOfA().filter((o) => o.status === 'accepted' && o.updated_ms > pivot).map((o) => o.order_item_id);
+		const { items } = await runNode({
+			parameters: {
+				resource: 'order',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { status: 'accepted', updatedAfter: new Date(pivot).toISOString().replace('Z', '+00:00') },
+			},
+			credentials: credentials(),
+		});
+		expect(expected.length).toBeGreaterThan(10);
+		expect(items.map((i) => i.json.order_item_id)).toEqual(expected);
+		const sent = (await sb.control('GET', '/stats')).recent.find((r: { endpoint: string }) => r.endpoint === '/orders.php');
+		expect(sent.status).toBe(200);
+	});
+
+	test('Get returns the detail blocks of the order item', async () => {
+		const id = ordersOfA()[3].order_item_id;
+		const { items } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderItemId: `={{ $json.order_item_id }}` },
+			items: [{ order_item_id: String(id) }],
+			credentials: credentials(),
+		});
+		expect(items).toHaveLength(1);
+		expect(Object.keys(items[0].json)).toEqual(['order', 'product', 'customer', 'shipment']);
+		expect(items[0].json.order).toMatchObject({ order_item_id: id });
+	});
+
+	test("another seller's order item is refused with a message about sellers", async () => {
+		const foreign = (sb.raw.state.ordersBySeller.get(1002) as Array<{ order_item_id: number }>)[0].order_item_id;
+		const { error } = await runNode({ parameters: { resource: 'order', operation: 'get', orderItemId: foreign }, credentials: credentials() });
+		expect(error?.message).toBe('The order item was not found');
+		expect(error?.description).toMatch(/another seller/);
+	});
+
+	test('the read-only app is refused the detail with what permission to ask for', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderItemId: ordersOfA()[0].order_item_id },
+			credentials: credentials('seller-a-readonly'),
+		});
+		expect(error?.message).toBe('This partner application lacks the permission for this operation');
+		expect(error?.description).toMatch(/orders:detail/);
+	});
+
+	test('a wrong secret fails with invalid_signature and the secret appears nowhere', async () => {
+		const secret = 'cs_this_is_not_the_secret_123';
+		const { error, run } = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', limit: 1 },
+			credentials: credentials('seller-a-full', { clientSecret: secret }),
+		});
+		expect(error?.message).toBe('The Partner API could not verify the request signature');
+		expect(JSON.stringify(run)).not.toContain(secret);
+		expect(JSON.stringify(run)).not.toContain(sb.apps['seller-a-full'].clientSecret);
+	});
+
+	test('with Continue On Fail, each input gives a result or an error, in order', async () => {
+		const foreign = (sb.raw.state.ordersBySeller.get(1002) as Array<{ order_item_id: number }>)[0].order_item_id;
+		const good = ordersOfA()[0].order_item_id;
+		const { items, error } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderItemId: '={{ $json.id }}' },
+			items: [{ id: good }, { id: foreign }, { id: 'abc' }, { id: good }],
+			credentials: credentials(),
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(items[0].json.order).toBeDefined();
+		expect(items[1].json).toMatchObject({ error: 'The order item was not found', httpCode: '404', code: 'order_not_found' });
+		expect(items[2].json.error).toBe('Order Item ID must be a whole number, but got "abc".');
+		expect(items[3].json.order).toBeDefined();
+	});
+
+	test('an invalid Order Item ID without Continue On Fail names the item', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'order', operation: 'get', orderItemId: '={{ $json.id }}' },
+			items: [{ id: 500001 }, { id: '' }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe('Order Item ID is empty; it needs a whole number of 1 or more.');
+		expect(error?.context?.itemIndex).toBe(1);
+	});
+});

@@ -1,0 +1,136 @@
+// Stock > Update from spreadsheet-like rows, run by n8n's engine against the sandbox over HTTP.
+import { credentialsFor, runNode } from '../helpers/n8n';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+type Product = { product_id: number; stock: number; seller_id: number; variant_combination_ids: number[] };
+
+describe('Stock > Update in the n8n engine', () => {
+	let sb: RunningSandbox;
+	let simple: Product[];
+	let withVariants: Product;
+	let foreign: Product;
+	const credentials = (name = 'seller-a-full') => credentialsFor(sb.baseUrl, sb.apps[name]);
+	const stockOf = async (id: number) => (await sb.control('GET', `/products/${id}`)).stock;
+	const fromSheet = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}' };
+
+	beforeAll(async () => {
+		sb = await startSandbox({ products: 500 });
+		const products: Product[] = await sb.control('GET', '/products?sellerId=1001');
+		simple = products.filter((p) => p.variant_combination_ids.length === 0);
+		withVariants = products.find((p) => p.variant_combination_ids.length > 1)!;
+		foreign = (await sb.control('GET', '/products?sellerId=1002'))[0];
+	});
+	beforeEach(async () => {
+		await sb.control('POST', '/stats/reset');
+		await sb.control('POST', '/faults/reset');
+	});
+	afterAll(() => sb.close());
+
+	test('sheet strings are numbers: "12" sets the stock to 12, old and new are reported', async () => {
+		const before = await stockOf(simple[0].product_id);
+		const { items, error } = await runNode({
+			parameters: { ...fromSheet, additionalFields: { externalRef: '={{ $json.ref }}' } },
+			items: [{ product_id: String(simple[0].product_id), stock: '12', ref: 'row-2 · Köln' }],
+			credentials: credentials(),
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ product_id: simple[0].product_id, old_stock: before, new_stock: 12, external_ref: 'row-2 · Köln' });
+		expect(await stockOf(simple[0].product_id)).toBe(12);
+	});
+
+	test('a variant is updated through Variant Combination ID; an empty one means none', async () => {
+		const variant = withVariants.variant_combination_ids[1];
+		const { items } = await runNode({
+			parameters: { ...fromSheet, additionalFields: { variantCombinationId: '={{ $json.variant }}' } },
+			items: [
+				{ product_id: withVariants.product_id, stock: 4, variant: String(variant) },
+				{ product_id: simple[1].product_id, stock: 5, variant: '' },
+			],
+			credentials: credentials(),
+		});
+		expect(items[0].json).toMatchObject({ variant_combination_id: variant, new_stock: 4 });
+		expect(items[1].json).toMatchObject({ product_id: simple[1].product_id, variant_combination_id: null, new_stock: 5 });
+	});
+
+	test.each([
+		['-1', 'Stock must be 0 or more, but got -1 (stock cannot be negative).'],
+		['12.5', 'Stock must be a whole number, but got "12.5".'],
+		['abc', 'Stock must be a whole number, but got "abc".'],
+		['', 'Stock is empty; it needs a whole number.'],
+	])('stock %j is a per-item error and nothing at all is sent', async (bad, message) => {
+		const before = await stockOf(simple[2].product_id);
+		const { error } = await runNode({
+			parameters: fromSheet,
+			items: [{ product_id: simple[2].product_id, stock: 3 }, { product_id: simple[3].product_id, stock: bad }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe(message);
+		expect(error?.context?.itemIndex).toBe(1);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+		expect(await stockOf(simple[2].product_id)).toBe(before);
+	});
+
+	test('with Continue On Fail every row comes out as a result or an error, in input order', async () => {
+		const rows = [
+			{ product_id: simple[4].product_id, stock: '7' },
+			{ product_id: simple[5].product_id, stock: '-1' },
+			{ product_id: foreign.product_id, stock: '1' },
+			{ product_id: 1, stock: '1' },
+			{ product_id: withVariants.product_id, stock: '1' },
+			{ product_id: 'abc', stock: '1' },
+			{ product_id: simple[6].product_id, stock: '8' },
+		];
+		const { items, error } = await runNode({ parameters: fromSheet, items: rows, credentials: credentials(), continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
+		expect(items[0].json).toMatchObject({ new_stock: 7 });
+		expect(items[1].json.error).toMatch(/Stock must be 0 or more/);
+		expect(items[2].json).toMatchObject({ error: 'The product belongs to another seller', code: 'forbidden_product', httpCode: '403' });
+		expect(items[3].json).toMatchObject({ error: 'The product was not found', code: 'product_not_found' });
+		expect(items[4].json).toMatchObject({ code: 'variant_required' });
+		expect(items[5].json.error).toBe('Product ID must be a whole number, but got "abc".');
+		expect(items[6].json).toMatchObject({ new_stock: 8 });
+		// The invalid rows never reached the API; the others did, once each.
+		expect((await sb.control('GET', '/stats')).requests).toBe(5);
+	});
+
+	test("another seller's product is refused and left unchanged", async () => {
+		const before = await stockOf(foreign.product_id);
+		const { error } = await runNode({ parameters: { ...fromSheet }, items: [{ product_id: foreign.product_id, stock: 0 }], credentials: credentials() });
+		expect(error?.message).toBe('The product belongs to another seller');
+		expect(await stockOf(foreign.product_id)).toBe(before);
+	});
+
+	test('the read-only app is refused with the permission to ask for', async () => {
+		const { error } = await runNode({ parameters: fromSheet, items: [{ product_id: simple[0].product_id, stock: 1 }], credentials: credentials('seller-a-readonly') });
+		expect(error?.message).toBe('This partner application lacks the permission for this operation');
+		expect(error?.description).toMatch(/stock:write/);
+	});
+
+	test('300 rows run with bounded concurrency and keep input order and pairing', async () => {
+		await sb.control('POST', '/faults', { latencyMs: 5 });
+		const rows = simple.slice(0, 300).map((p, i) => ({ product_id: p.product_id, stock: String(i) }));
+		expect(rows).toHaveLength(300);
+		const { items, error } = await runNode({ parameters: { ...fromSheet, options: { concurrency: 6 } }, items: rows, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.product_id)).toEqual(rows.map((r) => r.product_id));
+		expect(items.map((i) => i.json.new_stock)).toEqual(rows.map((_, i) => i));
+		expect(items.map((i) => (i.pairedItem as { item: number }).item)).toEqual(rows.map((_, i) => i));
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.maxInFlight).toBeGreaterThan(1);
+		expect(stats.maxInFlight).toBeLessThanOrEqual(6);
+		expect(await stockOf(rows[299].product_id)).toBe(299);
+	});
+
+	test('identical rows all apply even when the server refuses a reused signature', async () => {
+		await sb.control('POST', '/faults', { replay: true });
+		const row = { product_id: simple[7].product_id, stock: '21' };
+		const rows = Array.from({ length: 20 }, () => row);
+		const { items, error } = await runNode({ parameters: fromSheet, items: rows, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(20);
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byEndpoint['POST /stock_update.php 200']).toBe(20);
+		expect(stats.duplicateSignatures).toBe(0);
+	});
+});
