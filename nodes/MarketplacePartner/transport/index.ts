@@ -95,9 +95,10 @@ export async function apiRequest(
 				continue;
 			}
 			if (code) {
-				throw new NodeApiError(this.getNode(), { code } as JsonObject, {
-					message: `Could not reach the Partner API (${code})`,
-					description: `Tried ${retries + 1} times. Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
+				// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
+				throw new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
+					message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
+					description: `Tried ${retries + 1} times (last error: ${code}). Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
 					itemIndex,
 				});
 			}
@@ -138,6 +139,13 @@ export async function apiRequest(
 
 		throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 	}
+}
+
+function describeNetworkError(code: string): string {
+	if (/ECONNREFUSED/i.test(code)) return 'the connection was refused';
+	if (/ETIMEDOUT/i.test(code)) return 'the connection timed out';
+	if (/EAI_AGAIN/i.test(code)) return 'the host name could not be resolved';
+	return 'the connection was closed before an answer came';
 }
 
 function safeJson(text: string): unknown {
