@@ -7,7 +7,7 @@ function nodeAssets() {
 }
 
 function credentialIcons() {
-	return src('nodes/MarketplacePartner/marketplacePartner.svg', { encoding: false }).pipe(dest('dist/credentials'));
+	return src('nodes/MarketplacePartner/marketplacePartner*.svg', { encoding: false }).pipe(dest('dist/credentials'));
 }
 
 exports['build:assets'] = parallel(nodeAssets, credentialIcons);

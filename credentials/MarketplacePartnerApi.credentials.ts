@@ -12,7 +12,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 
 	displayName = 'Marketplace Partner API';
 
-	icon = 'file:marketplacePartner.svg' as const;
+	icon = { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' } as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner#credential';
 

@@ -9,7 +9,7 @@ export class MarketplacePartner implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner',
 		name: 'marketplacePartner',
-		icon: 'file:marketplacePartner.svg',
+		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

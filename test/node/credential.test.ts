@@ -45,7 +45,9 @@ describe('credential test (/ping.php)', () => {
 	});
 
 	test('a Base URL that is not the Partner API says to check the URL', async () => {
-		const other = await startReceiver((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+		const other = await startReceiver((_, res) => {
+			res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
+		});
 		const base = other.url.replace('/hook', '/api/partner/v1');
 		const result = await testCredential(credentialsFor(base, sb.apps['seller-a-full']));
 		await other.close();

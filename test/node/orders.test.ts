@@ -1,4 +1,5 @@
 // Order > Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
+import { logsSince, mark } from '../helpers/logs';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
@@ -80,15 +81,20 @@ describe('Order operations in the n8n engine', () => {
 		expect(error?.description).toMatch(/orders:detail/);
 	});
 
-	test('a wrong secret fails with invalid_signature and the secret appears nowhere', async () => {
+	test('a wrong secret fails with invalid_signature and the secret appears nowhere, logs included', async () => {
 		const secret = 'cs_this_is_not_the_secret_123';
-		const { error, run } = await runNode({
+		const since = mark();
+		const outcome = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', limit: 1 },
 			credentials: credentials('seller-a-full', { clientSecret: secret }),
 		});
-		expect(error?.message).toBe('The Partner API could not verify the request signature');
-		expect(JSON.stringify(run)).not.toContain(secret);
-		expect(JSON.stringify(run)).not.toContain(sb.apps['seller-a-full'].clientSecret);
+		const logged = logsSince(since);
+		expect(outcome.error?.message).toBe('The Partner API could not verify the request signature');
+		expect(logged).toContain('could not verify'); // n8n did log the failure…
+		for (const text of [JSON.stringify(outcome.run), logged]) {
+			expect(text).not.toContain(secret); // …but never the secret
+			expect(text).not.toContain(sb.apps['seller-a-full'].clientSecret);
+		}
 	});
 
 	test('with Continue On Fail, each input gives a result or an error, in order', async () => {

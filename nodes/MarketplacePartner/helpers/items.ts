@@ -6,10 +6,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 export function toNodeError(
 	this: IExecuteFunctions,
 	error: unknown,
-	itemIndex: number,
+	itemIndex: number | undefined,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });

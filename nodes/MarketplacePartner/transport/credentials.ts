@@ -19,14 +19,12 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 export function parseCredentials(credentials: ICredentialDataDecryptedObject): PartnerCredentials {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
 	const baseUrl = text('baseUrl').replace(/\/+$/, '');
-	let parsed: URL;
-	try {
-		parsed = new URL(baseUrl);
-	} catch {
+	if (!URL.canParse(baseUrl)) {
 		throw new Error(
 			`The credential's Base URL "${baseUrl}" is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
 		);
 	}
+	const parsed = new URL(baseUrl);
 	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK_HOSTS.test(parsed.hostname))) {
 		throw new Error(
 			`The credential's Base URL must use https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1 or localhost).`,

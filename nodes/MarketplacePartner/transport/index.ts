@@ -3,6 +3,7 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
+import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, readErrorBody } from './errors';
 import { buildQueryString, type QueryValue } from './signing';
 
@@ -102,11 +103,7 @@ export async function apiRequest(
 					itemIndex,
 				});
 			}
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
-				throw error;
-			}
-			throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+			throw toNodeError.call(this, error, itemIndex);
 		}
 
 		const { statusCode, headers: responseHeaders } = response;

@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		default: 0,
 		required: true,
 		description:
-			'The order_item_id of the order item, as returned by Order > Get Many or by the trigger\'s order events (e.g. {{ $json.order_item_id }})',
+			"The order item's order_item_id field, as returned by Order > Get Many or by the trigger's order events. Map it from the previous node with an expression.",
 	},
 ];
 

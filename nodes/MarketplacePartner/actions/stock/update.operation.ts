@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		default: 0,
 		required: true,
 		description:
-			"The marketplace's product_id (not your SKU). Map it from your sheet, e.g. {{ $json.product_id }}; text such as \"70001\" is accepted.",
+			"The marketplace's product identifier (not your SKU). Map it from your sheet's product column with an expression; text such as \"70001\" is accepted.",
 	},
 	{
 		displayName: 'Stock',
@@ -39,7 +39,7 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				default: 0,
 				description:
-					'For products with variants (size, colour…): the variant_combination_id whose stock you set. Leave empty for products without variants.',
+					'For products with variants (size, colour…): the variant combination whose stock you set, as shown in an order detail. Leave empty for products without variants.',
 			},
 			{
 				displayName: 'External Reference',
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					"Your own reference for this change (e.g. the ERP transaction id or the sheet row). The API echoes it back, so you can match results to your records.",
+					"Your own reference for this change (e.g. the ERP transaction ID or the sheet row). The API echoes it back, so you can match results to your records.",
 			},
 		],
 	},

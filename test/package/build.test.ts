@@ -1,0 +1,60 @@
+// The published package: `npm run build` output, the n8n block, and what `npm pack` would ship.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.join(__dirname, '../..');
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const npm = (args: string[]) => execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+describe('package', () => {
+	beforeAll(() => npm(['run', 'build']), 120_000);
+
+	test('has no runtime dependencies and n8n-workflow as a "*" peer', () => {
+		expect(pkg.dependencies ?? {}).toEqual({});
+		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(pkg.license).toBe('MIT');
+		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.keywords).toContain('n8n-community-node-package');
+		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
+	});
+
+	test('every file the n8n block names is built, with its icons and codex', () => {
+		const named = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
+		expect(named).toEqual(
+			expect.arrayContaining([
+				'dist/credentials/MarketplacePartnerApi.credentials.js',
+				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
+			]),
+		);
+		for (const file of [
+			...named,
+			'dist/nodes/MarketplacePartner/marketplacePartner.svg',
+			'dist/nodes/MarketplacePartner/marketplacePartner.dark.svg',
+			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
+			'dist/credentials/marketplacePartner.svg',
+		]) {
+			expect(existsSync(path.join(root, file))).toBe(true);
+		}
+	});
+
+	test('the built files load with only n8n-workflow from outside, and export the right classes', () => {
+		for (const file of [...pkg.n8n.credentials, ...pkg.n8n.nodes]) {
+			const source = readFileSync(path.join(root, file), 'utf8');
+			const required = [...source.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+			expect(required.filter((m) => !m.startsWith('node:') && !['crypto', 'n8n-workflow'].includes(m))).toEqual([]);
+			const exported = require(path.join(root, file));
+			const className = path.basename(file).split('.')[0];
+			expect(typeof exported[className]).toBe('function');
+		}
+		const { MarketplacePartner } = require(path.join(root, pkg.n8n.nodes[0]));
+		expect(new MarketplacePartner().description).toMatchObject({ name: 'marketplacePartner', usableAsTool: true });
+	});
+
+	test('npm pack ships dist, README, LICENSE and package.json only', () => {
+		const [report] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']));
+		const files: string[] = report.files.map((f: { path: string }) => f.path);
+		expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+		expect(files.filter((f) => !f.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(f))).toEqual([]);
+	});
+});
