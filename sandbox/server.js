@@ -75,6 +75,7 @@ function createSandbox(options = {}) {
     faults = { ...NO_FAULTS, ...pickFaults(opts) };
     faultRandom = createRandom(seed ^ 0x5eed);
     seenSignatures = new Map();
+    webhooks.clearAttempts();
     resetStats();
   }
 

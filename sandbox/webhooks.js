@@ -113,6 +113,11 @@ class WebhookSender {
     );
   }
 
+  /** Forgets recorded attempts (a reset); deliveries still under way keep going. */
+  clearAttempts() {
+    this.attempts = [];
+  }
+
   /** Resolves when every queued delivery has finished its last attempt. */
   async idle() {
     while (this.pending.size) await Promise.allSettled([...this.pending]);

@@ -25,6 +25,7 @@ describe('package', () => {
 			expect.arrayContaining([
 				'dist/credentials/MarketplacePartnerApi.credentials.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
+				'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.js',
 			]),
 		);
 		for (const file of [
@@ -33,6 +34,8 @@ describe('package', () => {
 			'dist/nodes/MarketplacePartner/marketplacePartner.dark.svg',
 			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
 			'dist/credentials/marketplacePartner.svg',
+			'dist/nodes/MarketplacePartnerTrigger/marketplacePartner.svg',
+			'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.json',
 		]) {
 			expect(existsSync(path.join(root, file))).toBe(true);
 		}
@@ -49,6 +52,11 @@ describe('package', () => {
 		}
 		const { MarketplacePartner } = require(path.join(root, pkg.n8n.nodes[0]));
 		expect(new MarketplacePartner().description).toMatchObject({ name: 'marketplacePartner', usableAsTool: true });
+		const { MarketplacePartnerTrigger } = require(path.join(root, pkg.n8n.nodes[1]));
+		const trigger = new MarketplacePartnerTrigger();
+		expect(trigger.description).toMatchObject({ name: 'marketplacePartnerTrigger', group: ['trigger'] });
+		expect(trigger.description.usableAsTool).toBeUndefined();
+		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual(['checkExists', 'create', 'delete']);
 	});
 
 	test('npm pack ships dist, README, LICENSE and package.json only', () => {

@@ -132,4 +132,12 @@ describe('sandbox webhooks', () => {
 		await sb.control('POST', `/apps/${b.clientId}/webhook`, { url: null });
 		await other.close();
 	});
+
+	test('a reset forgets recorded deliveries', async () => {
+		await sb.control('POST', `/apps/${app().clientId}/test-event`, {});
+		await sb.control('POST', '/deliveries/wait');
+		expect((await sb.control('GET', '/deliveries')).length).toBeGreaterThan(0);
+		await sb.control('POST', '/reset');
+		expect(await sb.control('GET', '/deliveries')).toEqual([]);
+	});
 });

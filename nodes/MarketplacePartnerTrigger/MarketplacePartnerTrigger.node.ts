@@ -1,0 +1,180 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+import { CREDENTIAL_TYPE } from '../MarketplacePartner/transport/credentials';
+import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from '../MarketplacePartner/transport/webhookSignature';
+import { DeliveryLog } from './deliveryLog';
+
+export const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'] as const;
+
+/** What a refused sender is told: short, and never which secret or which check came close. */
+const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
+	no_secret: { status: 401, body: 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks' },
+	missing_headers: { status: 401, body: 'Unauthorized: missing webhook signature headers' },
+	invalid_timestamp: { status: 401, body: 'Unauthorized: invalid webhook timestamp' },
+	invalid_signature: { status: 401, body: 'Unauthorized: invalid webhook signature' },
+	stale_timestamp: { status: 401, body: 'Unauthorized: webhook timestamp outside the tolerance' },
+};
+
+// Remembers recent delivery ids per workflow and node, to drop retried duplicates.
+const deliveries = new DeliveryLog();
+
+export class MarketplacePartnerTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Marketplace Partner Trigger',
+		name: 'marketplacePartnerTrigger',
+		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on verified marketplace webhooks (orders, stock, returns)',
+		defaults: { name: 'Marketplace Partner Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: [
+			{
+				displayName:
+					'The marketplace has no API to register webhooks: give this node\'s <b>Production URL</b> to the marketplace operator, who registers it for your app. The operator can then send a test event. Every delivery is verified with the credential\'s Webhook Secret before the workflow runs.',
+				name: 'registrationNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['*'],
+				description: 'Which events start the workflow. Other events are acknowledged and ignored.',
+				options: [
+					{ name: 'All Events', value: '*' },
+					{ name: 'Order Created', value: 'order.created' },
+					{ name: 'Order Updated', value: 'order.updated' },
+					{ name: 'Return Requested', value: 'return.requested' },
+					{ name: 'Stock Updated', value: 'stock.updated' },
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Allow Duplicate Deliveries',
+						name: 'allowDuplicates',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to run the workflow again when the marketplace re-sends a delivery it already sent (same webhook ID, as retries do). By default repeats within a day are dropped.',
+					},
+					{
+						displayName: 'Include Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add the request headers (without the signature) to the output',
+					},
+					{
+						displayName: 'Timestamp Tolerance (Seconds)',
+						name: 'toleranceSeconds',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 300,
+						description:
+							'How far the webhook timestamp may be from this machine\'s clock, in either direction, before the delivery is refused as a possible replay',
+					},
+				],
+			},
+		],
+	};
+
+	// Registration is the operator's (there is no API for it), so these only report success.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const req = this.getRequestObject();
+		const res = this.getResponseObject();
+		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const prefix = String(credentials.headerPrefix || 'X-SVC-').toLowerCase();
+		const header = (name: string) => {
+			const value = req.headers[`${prefix}${name}`];
+			return Array.isArray(value) ? value.join(',') : value;
+		};
+		const reply = (status: number, body: string): IWebhookResponseData => {
+			res.status(status).send(body).end();
+			return { noWebhookResponse: true };
+		};
+
+		// The exact bytes received: n8n keeps them for JSON and text bodies; other types are read now.
+		if (!req.rawBody) await req.readRawBody();
+		const rawBody = req.rawBody ?? Buffer.alloc(0);
+
+		const rejection = checkWebhook({
+			secrets: [String(credentials.webhookSecret ?? ''), String(credentials.previousWebhookSecret ?? '')],
+			idHeader: header('webhook-id'),
+			timestampHeader: header('webhook-timestamp'),
+			signatureHeader: header('webhook-signature'),
+			rawBody,
+			nowMs: Date.now(),
+			toleranceSeconds: Number(options.toleranceSeconds ?? 300),
+		});
+		if (rejection) {
+			const { status, body } = REJECTIONS[rejection];
+			return reply(status, body);
+		}
+
+		let payload: IDataObject;
+		try {
+			payload = JSON.parse(rawBody.toString('utf8'));
+		} catch {
+			return reply(400, 'Bad Request: the webhook body is not valid JSON');
+		}
+		const event = header('webhook-event') ?? (typeof payload?.event === 'string' ? payload.event : '');
+		const selected = this.getNodeParameter('events', []) as string[];
+		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
+
+		const webhookId = String(header('webhook-id'));
+		const workflowKey = `${this.getWorkflow().id}:${this.getNode().id}`;
+		if (!options.allowDuplicates && deliveries.seenBefore(workflowKey, webhookId, Date.now())) {
+			return reply(200, 'OK: duplicate delivery');
+		}
+
+		const timestampText = String(header('webhook-timestamp')).trim();
+		const timestamp = parseWebhookTimestamp(timestampText) as number;
+		const item: IDataObject = {
+			event,
+			webhookId,
+			timestamp,
+			timestampIso: new Date(timestamp * 1000).toISOString(),
+			payload,
+		};
+		if (options.includeHeaders) {
+			const signatureHeader = `${prefix}webhook-signature`;
+			item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
+		}
+		return { workflowData: [this.helpers.returnJsonArray([item])] };
+	}
+}

@@ -1,0 +1,92 @@
+// A webhook endpoint that hands each real request to the trigger's webhook() through n8n-core's
+// WebhookContext, the way n8n's webhook server does (express, raw body kept for JSON and text).
+import express from 'express';
+import type { Server } from 'node:http';
+import { WebhookContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, IWebhookData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
+import { createAdditionalData } from './n8n';
+
+export interface TriggerServer {
+	url: string;
+	/** Items of each workflow run the trigger started. */
+	runs: INodeExecutionData[][];
+	/** Every answer given: status and body. */
+	answers: Array<{ status: number; body: string }>;
+	close(): Promise<void>;
+}
+
+export async function startTriggerServer(
+	credentials: ICredentialDataDecryptedObject,
+	parameters: IDataObject = { events: ['*'] },
+): Promise<TriggerServer> {
+	const trigger = new MarketplacePartnerTrigger();
+	const node: INode = {
+		id: 'trigger-node-1',
+		name: 'Marketplace Partner Trigger',
+		type: 'n8n-nodes-marketplace-partner.marketplacePartnerTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
+	};
+	const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger, getKnownTypes: () => ({}) };
+	const workflow = new Workflow({ id: `wf-${Math.random()}`, nodes: [node], connections: {}, active: true, nodeTypes });
+	const runs: INodeExecutionData[][] = [];
+	const answers: TriggerServer['answers'] = [];
+
+	const app = express();
+	// As n8n: the raw bytes are kept for JSON and text bodies; other types are read on demand.
+	app.use((req, _res, next) => {
+		const raw = req as unknown as { rawBody?: Buffer; readRawBody: () => Promise<void> };
+		let reading: Promise<void> | undefined;
+		raw.readRawBody = () =>
+			(reading ??= new Promise((resolve, reject) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (c: Buffer) => chunks.push(c));
+				req.on('end', () => {
+					raw.rawBody = Buffer.concat(chunks);
+					resolve();
+				});
+				req.on('error', reject);
+			}));
+		if (/json|text/.test(req.headers['content-type'] ?? '')) raw.readRawBody().then(() => next(), next);
+		else next();
+	});
+	app.use((_req, res, next) => {
+		const send = res.send.bind(res);
+		res.send = (body?: unknown) => {
+			answers.push({ status: res.statusCode, body: String(body) });
+			return send(body);
+		};
+		next();
+	});
+	app.post('/webhook', async (req, res) => {
+		const additionalData = { ...createAdditionalData({ marketplacePartnerApi: credentials }), httpRequest: req, httpResponse: res };
+		const webhookData = { webhookDescription: trigger.description.webhooks![0], node: node.name, workflowId: workflow.id, httpMethod: 'POST', path: 'webhook' } as unknown as IWebhookData;
+		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
+		try {
+			const result = await trigger.webhook.call(context);
+			if (result.noWebhookResponse) return;
+			runs.push(result.workflowData![0]);
+			res.status(200).send('{"message":"Workflow was started"}');
+		} catch (error) {
+			res.status(500).send(String((error as Error).message));
+		}
+	});
+	const server: Server = await new Promise((resolve) => {
+		const s = app.listen(0, '127.0.0.1', () => resolve(s));
+	});
+	const { port } = server.address() as { port: number };
+	return {
+		url: `http://127.0.0.1:${port}/webhook`,
+		runs,
+		answers,
+		close: () =>
+			new Promise((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}

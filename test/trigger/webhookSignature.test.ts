@@ -1,0 +1,122 @@
+// Webhook verification functions against vectors from openssl (test/fixtures/make-vectors.sh).
+import vectors from '../fixtures/signature-vectors.json';
+import {
+	checkWebhook,
+	computeWebhookSignature,
+	constantTimeEqual,
+	decodeSignature,
+	parseSignatureHeader,
+	parseWebhookTimestamp,
+	signatureMatches,
+	timestampIsFresh,
+	webhookSignedPayload,
+} from '../../nodes/MarketplacePartner/transport/webhookSignature';
+
+const ts = String(vectors.timestamp);
+const [order, empty] = vectors.webhooks;
+const body = Buffer.from(order.body, 'utf8');
+const secret = vectors.webhookSecret;
+const nowMs = vectors.timestamp * 1000 + 10_000;
+
+describe('known answers from openssl', () => {
+	test.each(vectors.webhooks)('$name: hex and base64', (v) => {
+		const digest = computeWebhookSignature(secret, ts, Buffer.from(v.body, 'utf8'));
+		expect(digest.toString('hex')).toBe(v.hex);
+		expect(digest.toString('base64')).toBe(v.base64);
+	});
+
+	test('the signed payload is TIMESTAMP, a period, then the raw bytes', () => {
+		expect(webhookSignedPayload('12', Buffer.from('{"a":"İ"}')).toString('utf8')).toBe('12.{"a":"İ"}');
+	});
+});
+
+describe('signature formats', () => {
+	test.each([
+		['lower-case hex', order.hex],
+		['upper-case hex', order.hex.toUpperCase()],
+		['base64', order.base64],
+		['base64 without padding', order.base64.replace(/=+$/, '')],
+		['base64url', order.base64.replace(/\+/g, '-').replace(/\//g, '_')],
+		['sha256= prefix', `sha256=${order.hex}`],
+		['v1= prefix on base64', `v1=${order.base64}`],
+		['surrounding white space', `  ${order.hex}\t`],
+		['a list, the valid one last', `v1=${'0'.repeat(64)}, v1=${order.hex}`],
+		['a stripe-like header with t=', `t=${ts},v1=${order.hex}`],
+	])('%s is accepted', (_, header) => {
+		expect(signatureMatches([secret], ts, body, header)).toBe(true);
+	});
+
+	test.each([
+		['a tampered body', order.hex, Buffer.from(order.body.replace('500001', '500002'))],
+		['a body with a space added', order.hex, Buffer.from(order.body.replace(':', ': '))],
+		['a truncated signature', order.hex.slice(0, 63), body],
+		['an empty header', '', body],
+		['garbage', 'not-a-signature', body],
+	])('%s is refused', (_, header, raw) => {
+		expect(signatureMatches([secret], ts, raw, header)).toBe(false);
+	});
+
+	test('a tampered timestamp is refused', () => {
+		expect(signatureMatches([secret], String(vectors.timestamp + 1), body, order.hex)).toBe(false);
+	});
+
+	test('a wrong secret is refused; the previous secret is accepted during a rotation', () => {
+		expect(signatureMatches(['whs_some_other_secret'], ts, body, order.hex)).toBe(false);
+		expect(signatureMatches(['whs_new_secret', secret], ts, body, order.hex)).toBe(true);
+	});
+
+	test('an empty body verifies too', () => {
+		expect(signatureMatches([secret], ts, Buffer.alloc(0), empty.hex)).toBe(true);
+	});
+
+	test('decoding keeps only 32-byte digests', () => {
+		expect(decodeSignature(order.hex)?.length).toBe(32);
+		expect(decodeSignature(order.base64)?.length).toBe(32);
+		expect(decodeSignature('abcd')).toBeUndefined();
+		expect(parseSignatureHeader(`t=1,v1=${order.hex},v0=zz`)).toHaveLength(1);
+	});
+
+	test('constant-time comparison handles unequal lengths', () => {
+		expect(constantTimeEqual(Buffer.from('abc'), Buffer.from('abcd'))).toBe(false);
+		expect(constantTimeEqual(Buffer.alloc(0), Buffer.alloc(1))).toBe(false);
+		expect(constantTimeEqual(Buffer.from('abcd'), Buffer.from('abcd'))).toBe(true);
+	});
+});
+
+describe('timestamps', () => {
+	test('seconds and milliseconds are recognised', () => {
+		expect(parseWebhookTimestamp('1767225600')).toBe(1767225600);
+		expect(parseWebhookTimestamp('1767225600123')).toBe(1767225600);
+		expect(parseWebhookTimestamp('2026-01-01T00:00:00Z')).toBeUndefined();
+		expect(parseWebhookTimestamp('-5')).toBeUndefined();
+	});
+
+	test('the tolerance applies in both directions', () => {
+		expect(timestampIsFresh(1000, 1300_000, 300)).toBe(true);
+		expect(timestampIsFresh(1000, 1301_000, 300)).toBe(false);
+		expect(timestampIsFresh(1301, 1000_000, 300)).toBe(false);
+		expect(timestampIsFresh(1299, 1000_000, 300)).toBe(true);
+	});
+});
+
+describe('checkWebhook: every refusal reason', () => {
+	const base = { secrets: [secret], idHeader: 'whd_1', timestampHeader: ts, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 };
+
+	test('a genuine delivery passes', () => {
+		expect(checkWebhook(base)).toBeUndefined();
+		expect(checkWebhook({ ...base, timestampHeader: `${ts}000`, signatureHeader: computeWebhookSignature(secret, `${ts}000`, body).toString('hex') })).toBeUndefined();
+	});
+
+	test.each([
+		['an empty secret never accepts everything', { secrets: ['', ''] }, 'no_secret'],
+		['a missing id header', { idHeader: undefined }, 'missing_headers'],
+		['a missing signature header', { signatureHeader: undefined }, 'missing_headers'],
+		['a missing timestamp header', { timestampHeader: undefined }, 'missing_headers'],
+		['a timestamp that is not a number', { timestampHeader: 'soon' }, 'invalid_timestamp'],
+		['a bad signature', { signatureHeader: order.hex.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) }, 'invalid_signature'],
+		['a stale delivery', { nowMs: nowMs + 3600_000 }, 'stale_timestamp'],
+		['a stale delivery with a narrower tolerance', { nowMs: nowMs + 60_000, toleranceSeconds: 30 }, 'stale_timestamp'],
+	])('%s', (_, change, reason) => {
+		expect(checkWebhook({ ...base, ...change })).toBe(reason);
+	});
+});
