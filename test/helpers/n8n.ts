@@ -122,33 +122,65 @@ export interface NodeRun {
 	run: IRun;
 	/** Output items of the node (first output), with pairedItem. */
 	items: INodeExecutionData[];
+	/** Every output of the node (the error output is the last under continueErrorOutput). */
+	outputs: INodeExecutionData[][];
 	/** The execution's error, when the node failed the run. */
 	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string };
 }
 
-/** Runs one Marketplace Partner node with the given parameters on the given input items. */
+const SHEET_TYPE = 'test.sheet';
+
+/** A stand-in for the node before ours (a spreadsheet read, say): it emits the given rows. */
+function sheetNodeType(rows: IDataObject[]): INodeType {
+	return {
+		description: {
+			displayName: 'Sheet',
+			name: 'sheet',
+			group: ['input'],
+			version: 1,
+			description: 'Emits the test rows',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute() {
+			return [rows.map((json) => ({ json: { ...json }, pairedItem: { item: 0 } }))];
+		},
+	} as unknown as INodeType;
+}
+
+/**
+ * Runs a Marketplace Partner node on the given rows: a two-node workflow, Sheet -> node, so the
+ * node has a real upstream for expressions, pairing and the error output.
+ */
 export async function runNode(options: {
 	parameters: IDataObject;
 	credentials: ICredentialDataDecryptedObject;
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	type?: string;
 }): Promise<NodeRun> {
+	registerNodeType(SHEET_TYPE, sheetNodeType(options.items ?? [{}]));
+	const sheet: INode = { id: 'a1b2c3d4-0000-4000-8000-000000000000', name: 'Sheet', type: SHEET_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const node: INode = {
 		id: 'a1b2c3d4-0000-4000-8000-000000000001',
 		name: 'Marketplace Partner',
 		type: options.type ?? NODE_TYPE,
 		typeVersion: 1,
-		position: [0, 0],
+		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
 		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
-	const run = await runWorkflow([node], {}, node.name, options.items ?? [{}], { marketplacePartnerApi: options.credentials });
+	const connections: IConnections = { Sheet: { main: [[{ node: node.name, type: 'main', index: 0 }]] } };
+	const run = await runWorkflow([sheet, node], connections, sheet.name, [{}], { marketplacePartnerApi: options.credentials });
 	const taskData = run.data.resultData.runData[node.name]?.[0];
-	const items = (taskData?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const outputs = (taskData?.data?.main ?? []) as INodeExecutionData[][];
 	const error = run.data.resultData.error as NodeRun['error'];
-	return { run, items, error };
+	return { run, items: outputs[0] ?? [], outputs, error };
 }
 
 /** What the engine needs of an n8n instance around it, with the test credentials helper. */

@@ -67,7 +67,7 @@ describe('retries and clock correction', () => {
 		const { error, items } = await runNode({ parameters: ping, credentials: credentials(), continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toBe('Could not reach the Partner API: the connection was closed before an answer came');
-		expect(items[0].json.description).toMatch(/Tried 5 times/);
+		expect((items[0].json.details as { description: string }).description).toMatch(/Tried 5 times/);
 	});
 
 	test('a clock 10 minutes off is corrected from the Date header, once, then remembered', async () => {

@@ -85,13 +85,28 @@ describe('Stock > Update in the n8n engine', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual(rows.map((_, item) => ({ item })));
 		expect(items[0].json).toMatchObject({ new_stock: 7 });
 		expect(items[1].json.error).toMatch(/Stock must be 0 or more/);
-		expect(items[2].json).toMatchObject({ error: 'The product belongs to another seller', code: 'forbidden_product', httpCode: '403' });
-		expect(items[3].json).toMatchObject({ error: 'The product was not found', code: 'product_not_found' });
-		expect(items[4].json).toMatchObject({ code: 'variant_required' });
+		expect(items[2].json).toMatchObject({ error: 'The product belongs to another seller', details: { code: 'forbidden_product', httpCode: '403' } });
+		expect(items[3].json).toMatchObject({ error: 'The product was not found', details: { code: 'product_not_found' } });
+		expect(items[4].json).toMatchObject({ details: { code: 'variant_required' } });
 		expect(items[5].json.error).toBe('Product ID must be a whole number, but got "abc".');
 		expect(items[6].json).toMatchObject({ new_stock: 8 });
 		// The invalid rows never reached the API; the others did, once each.
 		expect((await sb.control('GET', '/stats')).requests).toBe(5);
+	});
+
+	test('with "Continue (using error output)" failed rows go down the error output, merged with their row', async () => {
+		const rows = [
+			{ product_id: simple[8].product_id, stock: '3', sheet_row: 2 },
+			{ product_id: foreign.product_id, stock: '3', sheet_row: 3 },
+			{ product_id: simple[9].product_id, stock: 'x', sheet_row: 4 },
+		];
+		const { outputs, error } = await runNode({ parameters: fromSheet, items: rows, credentials: credentials(), onError: 'continueErrorOutput' });
+		expect(error).toBeUndefined();
+		const [success, failed] = outputs;
+		expect(success.map((i) => i.json.product_id)).toEqual([simple[8].product_id]);
+		expect(failed.map((i) => i.json.sheet_row)).toEqual([3, 4]);
+		expect(failed[0].json).toMatchObject({ error: 'The product belongs to another seller', details: { code: 'forbidden_product' }, product_id: foreign.product_id });
+		expect(failed[1].json.error).toBe('Stock must be a whole number, but got "x".');
 	});
 
 	test("another seller's product is refused and left unchanged", async () => {

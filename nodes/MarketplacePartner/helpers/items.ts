@@ -1,5 +1,5 @@
 // Turning failures into per-item n8n errors and, under Continue On Fail, into error items.
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** Our own errors keep their type; anything else (e.g. a value parser's Error) gets the item index. */
@@ -15,11 +15,16 @@ export function toNodeError(
 	return new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
 }
 
+/**
+ * `{ error, details }` and nothing else at the top: n8n sends an item of exactly that shape down the
+ * error output under "Continue (using error output)", and keeps all of it under "Continue". (An
+ * item-level `error` would be routed too, but n8n then cuts its json down to the message alone.)
+ */
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: INodeExecutionData['json'] = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
 	const code = (error as NodeApiError).errorResponse?.code;
-	if (typeof code === 'string') json.code = code;
-	return { json, pairedItem: { item: itemIndex } };
+	if (typeof code === 'string') details.code = code;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
