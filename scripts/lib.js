@@ -86,6 +86,8 @@ function node24Env(extra = {}) {
 /** Environment for every n8n command: its own user folder, loopback, nothing phoning home. */
 function n8nEnv(userFolder, extra = {}) {
   return node24Env({
+    // A test runner's NODE_ENV=test (jest sets it) puts n8n in its own test mode: no output, no server.
+    NODE_ENV: 'production',
     N8N_USER_FOLDER: userFolder,
     N8N_DIAGNOSTICS_ENABLED: 'false',
     N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -102,17 +104,37 @@ function n8nEnv(userFolder, extra = {}) {
   });
 }
 
-/** Runs an n8n CLI command to completion; returns stdout. */
+/**
+ * Runs an n8n CLI command to completion; resolves with its stdout. Asynchronous on purpose: a
+ * sandbox in this same process must keep answering n8n while the command runs.
+ */
 function n8nCommand(userFolder, args, extraEnv = {}) {
-  const result = spawnSync(path.join(NODE24_BIN, 'node'), [N8N_BIN, ...args], {
-    env: n8nEnv(userFolder, extraEnv),
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, ...args], {
+      env: n8nEnv(userFolder, extraEnv),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => err.push(c));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const stdout = Buffer.concat(out).toString('utf8');
+      if (code === 0) return resolve(stdout);
+      const stderr = Buffer.concat(err).toString('utf8');
+      reject(new Error(`n8n ${args.join(' ')} failed (${code}):\n${stderr}\n${stdout}`.slice(0, 4000)));
+    });
   });
-  if (result.status !== 0) {
-    throw new Error(`n8n ${args.join(' ')} failed (${result.status}):\n${result.stderr}\n${result.stdout}`.slice(0, 4000));
-  }
-  return result.stdout;
+}
+
+/** The run JSON that `n8n execute --rawOutput` prints among n8n's own log lines. */
+function parseRawOutput(out) {
+  const lines = out.split('\n');
+  const first = lines.findIndex((l) => l === '{');
+  const last = lines.lastIndexOf('}');
+  if (first < 0 || last < first) throw new Error(`no run JSON in the output of n8n execute:\n${out.slice(0, 2000)}`);
+  return JSON.parse(lines.slice(first, last + 1).join('\n'));
 }
 
 /** Starts `n8n start` in the background; resolves once its HTTP server answers. */
@@ -185,6 +207,7 @@ module.exports = {
   isProvisioned,
   n8nEnv,
   n8nCommand,
+  parseRawOutput,
   startN8n,
   installPackageInto,
   log,

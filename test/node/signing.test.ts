@@ -96,6 +96,23 @@ describe('the credential signer, as n8n calls it', () => {
 		expect((signed.headers as Record<string, string>)['X-SVC-SIGNATURE']).toBe(v.signature);
 	});
 
+	test("n8n's legacy request shape (the HTTP Request node): uri, qs and a JSON body", async () => {
+		const v = byName('POST, compact JSON');
+		const legacy = { method: 'POST', uri: `${BASE}/stock_update.php`, body: { product_id: 70001, stock: 12 }, json: true, headers: { 'X-SVC-TIMESTAMP': String(vectors.timestamp) } };
+		const signed = (await signRequestOptions(creds, legacy as unknown as IHttpRequestOptions)) as IHttpRequestOptions & { uri?: string };
+		expect(signed.url).toBe(`${BASE}/stock_update.php`);
+		expect(signed.uri).toBeUndefined();
+		expect(signed.body).toBe(v.body);
+		expect((signed.headers as Record<string, string>)['X-SVC-SIGNATURE']).toBe(v.signature);
+	});
+
+	test('a legacy form body is signed as the urlencoded text sent; multipart is refused', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', uri: `${BASE}/x.php`, form: { a: 'b c' } } as unknown as IHttpRequestOptions);
+		expect(signed.body).toBe('a=b+c');
+		expect((signed.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
+		await expect(signRequestOptions(creds, { method: 'POST', uri: `${BASE}/x.php`, formData: {} } as unknown as IHttpRequestOptions)).rejects.toThrow(/Multipart/);
+	});
+
 	test('a URL typed with spaces is signed in the percent-encoded form the client sends', async () => {
 		const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/orders.php?status=on hold` });
 		expect(signed.url).toBe(`${BASE}/orders.php?status=on%20hold`);

@@ -132,7 +132,8 @@ function snippet(body: unknown): string {
 export function apiErrorFromResponse(node: INode, statusCode: number, body: unknown, itemIndex?: number): NodeApiError {
 	const parsed = readErrorBody(body);
 	const known = parsed.code ? API_ERRORS[parsed.code] : undefined;
-	const detail = [parsed.message, parsed.field ? `(field: ${parsed.field})` : undefined].filter(Boolean).join(' ');
+	const said = parsed.message?.replace(/[.\s]+$/, '');
+	const detail = [said, parsed.field ? `(field: ${parsed.field})` : undefined].filter(Boolean).join(' ');
 	let message: string;
 	let description: string;
 	if (known) {
@@ -140,7 +141,7 @@ export function apiErrorFromResponse(node: INode, statusCode: number, body: unkn
 		description = [detail && `The API said: ${detail}.`, known.description].filter(Boolean).join(' ');
 	} else if (parsed.code || parsed.message) {
 		message = `The Partner API refused the request (HTTP ${statusCode}${parsed.code ? `, ${parsed.code}` : ''})`;
-		description = detail ? `The API said: ${detail}` : '';
+		description = detail ? `The API said: ${detail}.` : '';
 	} else {
 		message = `The Partner API answered HTTP ${statusCode} with a body it does not normally send`;
 		description = `Check the credential's Base URL. Response started with: ${snippet(body) || '(empty)'}`;

@@ -84,7 +84,13 @@ export async function signRequestOptions(
 	const method = (requestOptions.method ?? 'GET').toUpperCase();
 	// Join baseURL and url the way axios does (concatenation), then fold the query into the URL
 	// ourselves so nothing re-serialises it after signing.
-	let url = requestOptions.url ?? '';
+	// n8n's legacy request path (used by the HTTP Request node) names the URL `uri` and may carry a
+	// `form` or `formData` body instead of `body`.
+	const legacy = requestOptions as IHttpRequestOptions & { uri?: string; form?: IDataObject | string; formData?: unknown };
+	if (legacy.formData !== undefined) {
+		throw new Error('Multipart (form-data) bodies cannot be signed for the Partner API; send JSON.');
+	}
+	let url = requestOptions.url ?? legacy.uri ?? '';
 	if (requestOptions.baseURL && !/^https?:\/\//i.test(url)) {
 		url = `${requestOptions.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 	}
@@ -101,7 +107,17 @@ export async function signRequestOptions(
 
 	const headers: IDataObject = { ...(requestOptions.headers ?? {}) };
 	const hasBody = method !== 'GET' && method !== 'HEAD';
-	const rawBody = hasBody ? rawBodyOf(requestOptions.body) : '';
+	const formBody = legacy.form === undefined || requestOptions.body !== undefined ? undefined : legacy.form;
+	const rawBody = hasBody
+		? formBody !== undefined
+			? typeof formBody === 'string'
+				? formBody
+				: new URLSearchParams(formBody as Record<string, string>).toString()
+			: rawBodyOf(requestOptions.body)
+		: '';
+	if (formBody !== undefined && !findHeader(headers, 'content-type')) {
+		setHeader(headers, 'Content-Type', 'application/x-www-form-urlencoded');
+	}
 	if (rawBody && !findHeader(headers, 'content-type')) setHeader(headers, 'Content-Type', 'application/json');
 	if (!findHeader(headers, 'accept')) setHeader(headers, 'Accept', 'application/json');
 
@@ -120,9 +136,16 @@ export async function signRequestOptions(
 	setHeader(headers, timestampHeader, String(timestamp));
 	setHeader(headers, `${creds.headerPrefix}SIGNATURE`, signature);
 
-	const signed: IHttpRequestOptions = { ...requestOptions, url: sentUrl, headers, method: method as IHttpRequestOptions['method'] };
+	const signed: IHttpRequestOptions & { uri?: string; form?: unknown } = {
+		...requestOptions,
+		url: sentUrl,
+		headers,
+		method: method as IHttpRequestOptions['method'],
+	};
 	delete signed.baseURL;
 	delete signed.qs;
+	delete signed.uri;
+	delete signed.form;
 	if (hasBody && rawBody) signed.body = rawBody;
 	else delete signed.body;
 	return signed;

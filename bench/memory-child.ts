@@ -1,0 +1,44 @@
+// Runs one scenario of the node in a fresh process and reports its memory: resident set size
+// after start-up, the peak during the run, and the size of the output it returned.
+import './common';
+import type { SandboxInfo } from './common';
+
+async function main() {
+	const [scenario, sandboxJson, countText] = process.argv.slice(2);
+	const sandbox = JSON.parse(sandboxJson) as SandboxInfo;
+	const count = Number(countText);
+	const { credentialsFor, runNode } = await import('../test/helpers/n8n');
+	const app = sandbox.apps.find((a) => a.name === 'seller-a-full')!;
+	const credentials = credentialsFor(sandbox.baseUrl, app);
+	// Warm up: load and run the engine once, so the baseline holds the code, not the data.
+	await runNode({ parameters: { resource: 'connection', operation: 'ping' }, credentials });
+	global.gc?.();
+	const baselineRss = process.memoryUsage().rss;
+	const peakBefore = process.resourceUsage().maxRSS * 1024;
+	const started = performance.now();
+	let result;
+	if (scenario === 'pull') {
+		result = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials });
+	} else {
+		const products = JSON.parse(process.argv[5]) as number[];
+		const items = Array.from({ length: count }, (_, i) => ({ product_id: products[i % products.length], stock: i % 500 }));
+		result = await runNode({
+			parameters: { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}' },
+			items,
+			credentials,
+		});
+	}
+	const seconds = (performance.now() - started) / 1000;
+	if (result.error || result.items.length !== count) throw new Error(`unexpected result: ${result.error?.message ?? result.items.length}`);
+	const outputBytes = Buffer.byteLength(JSON.stringify(result.items.map((i) => i.json)));
+	const peakRss = Math.max(process.resourceUsage().maxRSS * 1024, peakBefore);
+	process.stdout.write(`${JSON.stringify({ scenario, count, baselineRss, peakRss, outputBytes, seconds })}\n`);
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		process.stderr.write(`${error.stack}\n`);
+		process.exit(1);
+	},
+);

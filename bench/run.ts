@@ -1,0 +1,257 @@
+// `npm run bench [-- --quick]`: our node against a raw signed undici client and against the
+// do-it-yourself way, measured side by side in one run. Prints a table and writes
+// bench/results/latest.json. --quick runs every scenario at a tenth of the size.
+import './common';
+import { spawnSync } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { checkWebhook, computeWebhookSignature } from '../nodes/MarketplacePartner/transport/webhookSignature';
+import { buildQueryString, signRequest } from '../nodes/MarketplacePartner/transport/signing';
+import { DEFAULT_CONCURRENCY } from '../nodes/MarketplacePartner/actions/stock/update.operation';
+import { control, median, type SandboxInfo } from './common';
+import { runDiy } from './diy';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandboxProcess } = require('../scripts/sandbox-process');
+
+const quick = process.argv.includes('--quick');
+const scale = quick ? 0.1 : 1;
+const PULL_ORDERS = 10_000 * scale;
+const SYNC_ROWS = 5_000 * scale;
+const MEMORY_ORDERS = 100_000 * scale;
+const REPS = quick ? 3 : 5;
+const SYNC_LATENCY_MS = 5;
+const PAGE_SIZE = 100;
+
+type App = SandboxInfo['apps'][number];
+
+async function time<T>(fn: () => Promise<T>): Promise<{ seconds: number; result: T }> {
+	const started = performance.now();
+	const result = await fn();
+	return { seconds: (performance.now() - started) / 1000, result };
+}
+
+/** The reference: a signed undici loop with keep-alive, the same page size, parsing every page. */
+async function rawPull(sandbox: SandboxInfo, app: App, agent: Agent): Promise<number> {
+	const orders: unknown[] = [];
+	for (let offset = 0; ; offset += PAGE_SIZE) {
+		const path = `/orders.php?${buildQueryString({ limit: PAGE_SIZE, offset })}`;
+		const ts = Math.floor(Date.now() / 1000);
+		const res = await request(`${sandbox.baseUrl}${path}`, {
+			dispatcher: agent,
+			headers: {
+				accept: 'application/json',
+				'X-SVC-CLIENT-ID': app.clientId,
+				'X-SVC-TIMESTAMP': String(ts),
+				'X-SVC-SIGNATURE': signRequest(app.clientSecret, 'GET', path, ts, ''),
+			},
+		});
+		const page = (await res.body.json()) as { data: { orders: unknown[]; pagination: { has_more: boolean } } };
+		orders.push(...page.data.orders);
+		if (!page.data.pagination.has_more) return orders.length;
+	}
+}
+
+async function rawStockSync(sandbox: SandboxInfo, app: App, agent: Agent, rows: Array<{ product_id: number; stock: number }>, concurrency: number) {
+	let next = 0;
+	let ok = 0;
+	const worker = async () => {
+		while (next < rows.length) {
+			const row = rows[next++];
+			const body = JSON.stringify(row);
+			const ts = Math.floor(Date.now() / 1000);
+			const res = await request(`${sandbox.baseUrl}/stock_update.php`, {
+				method: 'POST',
+				dispatcher: agent,
+				body,
+				headers: {
+					'content-type': 'application/json',
+					'X-SVC-CLIENT-ID': app.clientId,
+					'X-SVC-TIMESTAMP': String(ts),
+					'X-SVC-SIGNATURE': signRequest(app.clientSecret, 'POST', '/stock_update.php', ts, body),
+				},
+			});
+			await res.body.json();
+			if (res.statusCode === 200) ok++;
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	if (ok !== rows.length) throw new Error(`raw stock sync: ${ok} of ${rows.length} succeeded`);
+}
+
+function verifyBench(bytes: number, iterations: number) {
+	const secret = 'whs_bench_secret_0123456789';
+	const body = Buffer.alloc(bytes, 'a');
+	const ts = String(Math.floor(Date.now() / 1000));
+	const header = computeWebhookSignature(secret, ts, body).toString('hex');
+	const ours = () =>
+		checkWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader: ts, signatureHeader: header, rawBody: body, nowMs: Date.now(), toleranceSeconds: 300 }) === undefined;
+	const expected = Buffer.from(header, 'hex');
+	const bare = () => timingSafeEqual(createHmac('sha256', secret).update(`${ts}.`).update(body).digest(), expected);
+	const measure = (fn: () => boolean) => {
+		const started = process.hrtime.bigint();
+		for (let i = 0; i < iterations; i++) if (!fn()) throw new Error('verification failed');
+		return Number(process.hrtime.bigint() - started) / iterations;
+	};
+	const oursNs: number[] = [];
+	const bareNs: number[] = [];
+	for (let r = 0; r < 7; r++) {
+		// Alternate the order so neither side always runs warm.
+		if (r % 2) {
+			bareNs.push(measure(bare));
+			oursNs.push(measure(ours));
+		} else {
+			oursNs.push(measure(ours));
+			bareNs.push(measure(bare));
+		}
+	}
+	return { oursNs: median(oursNs), bareNs: median(bareNs), ratio: median(oursNs) / median(bareNs) };
+}
+
+function memoryChild(scenario: 'pull' | 'sync', sandbox: SandboxInfo, count: number, products: number[] = []) {
+	const result = spawnSync(
+		process.execPath,
+		['--expose-gc', '--import', 'tsx', path.join(__dirname, 'memory-child.ts'), scenario, JSON.stringify(sandbox), String(count), JSON.stringify(products)],
+		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+	);
+	if (result.status !== 0) throw new Error(`memory child failed: ${result.stderr}`);
+	return JSON.parse(result.stdout.trim().split('\n').pop()!) as { baselineRss: number; peakRss: number; outputBytes: number; seconds: number; count: number };
+}
+
+const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+	const { credentialsFor, runNode } = await import('../test/helpers/n8n');
+	const products = Math.max(200, Math.ceil(SYNC_ROWS / 1.4));
+	process.stderr.write(`starting the sandbox (${MEMORY_ORDERS} orders)…\n`);
+	const sandbox = (await startSandboxProcess(['--port', '0', '--orders', String(MEMORY_ORDERS), '--products', String(products), '--quiet'])) as SandboxInfo & { stop(): Promise<void> };
+	const app = sandbox.apps.find((a) => a.name === 'seller-a-full')!;
+	const credentials = credentialsFor(sandbox.baseUrl, app);
+	const agent = new Agent({ connections: 16, keepAliveTimeout: 30_000 });
+	const results: Record<string, any> = { quick, machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, at: new Date().toISOString() };
+	try {
+		// 1. Pull: the sandbox holds MEMORY_ORDERS orders; the pull reads PULL_ORDERS of them through
+		// a status-free limit walk, so both sides fetch exactly the same pages.
+		process.stderr.write(`pull of ${PULL_ORDERS} orders, ${REPS} repetitions each…\n`);
+		const nodePull: number[] = [];
+		const rawPullTimes: number[] = [];
+		await control(sandbox, 'POST', '/reset', { orders: PULL_ORDERS, products });
+		for (let r = 0; r < REPS; r++) {
+			const node = await time(() => runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials }));
+			if (node.result.items.length !== PULL_ORDERS) throw new Error(`node pulled ${node.result.items.length}`);
+			nodePull.push(node.seconds);
+			const raw = await time(() => rawPull(sandbox, app, agent));
+			if (raw.result !== PULL_ORDERS) throw new Error(`raw pulled ${raw.result}`);
+			rawPullTimes.push(raw.seconds);
+		}
+		results.pull = { orders: PULL_ORDERS, nodeSeconds: median(nodePull), undiciSeconds: median(rawPullTimes), ratio: median(nodePull) / median(rawPullTimes) };
+
+		// 2. Stock sync with 5 ms added latency per request.
+		process.stderr.write(`stock sync of ${SYNC_ROWS} rows at ${SYNC_LATENCY_MS} ms latency…\n`);
+		const productList: Array<{ product_id: number; variant_combination_ids: number[] }> = await control(sandbox, 'GET', '/products?sellerId=1001');
+		const simple = productList.filter((p) => !p.variant_combination_ids.length).map((p) => p.product_id);
+		const rows = Array.from({ length: SYNC_ROWS }, (_, i) => ({ product_id: simple[i % simple.length], stock: i % 500 }));
+		await control(sandbox, 'POST', '/faults', { latencyMs: SYNC_LATENCY_MS });
+		const nodeDefault: number[] = [];
+		const nodeSequential: number[] = [];
+		const rawSync: number[] = [];
+		const nodeSync = (concurrency: number) =>
+			time(async () => {
+				const run = await runNode({
+					parameters: { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', options: { concurrency } },
+					items: rows,
+					credentials,
+				});
+				if (run.error || run.items.length !== rows.length) throw new Error(`node sync: ${run.error?.message ?? run.items.length}`);
+			});
+		for (let r = 0; r < 3; r++) {
+			nodeDefault.push((await nodeSync(DEFAULT_CONCURRENCY)).seconds);
+			rawSync.push((await time(() => rawStockSync(sandbox, app, agent, rows, DEFAULT_CONCURRENCY))).seconds);
+			nodeSequential.push((await nodeSync(1)).seconds);
+		}
+		await control(sandbox, 'POST', '/faults/reset');
+		const rate = (seconds: number) => SYNC_ROWS / seconds;
+		results.stockSync = {
+			rows: SYNC_ROWS,
+			latencyMs: SYNC_LATENCY_MS,
+			concurrency: DEFAULT_CONCURRENCY,
+			nodeDefaultRowsPerSecond: rate(median(nodeDefault)),
+			nodeSequentialRowsPerSecond: rate(median(nodeSequential)),
+			undiciRowsPerSecond: rate(median(rawSync)),
+			speedup: median(nodeSequential) / median(nodeDefault),
+			ratio: median(nodeDefault) / median(rawSync),
+		};
+
+		// 3. Webhook verification.
+		process.stderr.write('webhook verification…\n');
+		const v1k = verifyBench(1024, quick ? 5_000 : 50_000);
+		const v1m = verifyBench(1024 * 1024, quick ? 50 : 300);
+		results.verify = { ratio1k: v1k.ratio, ratio1m: v1m.ratio, ns1k: { ours: v1k.oursNs, bare: v1k.bareNs }, ns1m: { ours: v1m.oursNs, bare: v1m.bareNs } };
+
+		// 4. Memory, each in a fresh process: Return All at a tenth and at the full size (growth), and the sync.
+		process.stderr.write(`memory: Return All of ${MEMORY_ORDERS / 10} and ${MEMORY_ORDERS} orders, stock sync of ${SYNC_ROWS} rows…\n`);
+		await control(sandbox, 'POST', '/reset', { orders: MEMORY_ORDERS / 10, products });
+		const tenth = memoryChild('pull', sandbox, MEMORY_ORDERS / 10);
+		await control(sandbox, 'POST', '/reset', { orders: MEMORY_ORDERS, products });
+		const big = memoryChild('pull', sandbox, MEMORY_ORDERS);
+		const sync = memoryChild('sync', sandbox, SYNC_ROWS, simple);
+		const perOrder = (m: typeof big) => (m.peakRss - m.baselineRss) / m.count;
+		results.memory = {
+			pullOrders: MEMORY_ORDERS,
+			pullPeakBytesPerOrder: perOrder(big),
+			pullPeakBytesPerOrderAtTenth: perOrder(tenth),
+			outputBytesPerOrder: big.outputBytes / big.count,
+			pullPeakRssMiB: big.peakRss / 2 ** 20,
+			pullBaselineRssMiB: big.baselineRss / 2 ** 20,
+			syncRows: SYNC_ROWS,
+			syncPeakRssMiB: sync.peakRss / 2 ** 20,
+			syncPeakBytesPerRow: (sync.peakRss - sync.baselineRss) / SYNC_ROWS,
+		};
+
+		// 5. The do-it-yourself way in the real n8n, where it is installed.
+		process.stderr.write('do-it-yourself workflows in real n8n (where installed)…\n');
+		await control(sandbox, 'POST', '/reset', { orders: PULL_ORDERS, products });
+		const diy = await runDiy({ sandbox, app, rows, pullOrders: PULL_ORDERS, latencyMs: SYNC_LATENCY_MS, reps: quick ? 1 : 2 });
+		if (diy) results.diy = diy;
+	} finally {
+		await agent.close();
+		await sandbox.stop();
+	}
+
+	mkdirSync(path.join(__dirname, 'results'), { recursive: true });
+	writeFileSync(path.join(__dirname, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+	const p = results.pull;
+	const s = results.stockSync;
+	const m = results.memory;
+	const lines = [
+		`Machine: ${results.machine.cpus} cores, ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}${quick ? ' (quick: a tenth of the size)' : ''}`,
+		'',
+		'| Scenario | Ours | Reference | Ratio | Target |',
+		'|---|---|---|---|---|',
+		`| Pull ${p.orders} orders (Return All) | ${fmt(p.nodeSeconds)} s | undici ${fmt(p.undiciSeconds)} s | ${fmt(p.ratio)}x | ≤ 1.25x |`,
+		`| Stock sync ${s.rows} rows, ${s.latencyMs} ms latency, concurrency ${s.concurrency} | ${fmt(s.nodeDefaultRowsPerSecond, 0)} rows/s | undici ${fmt(s.undiciRowsPerSecond, 0)} rows/s | ${fmt(s.ratio)}x time | ≤ 1.5x |`,
+		`| Stock sync: default concurrency vs sequential | ${fmt(s.nodeDefaultRowsPerSecond, 0)} rows/s | sequential ${fmt(s.nodeSequentialRowsPerSecond, 0)} rows/s | ${fmt(s.speedup)}x faster | ≥ 4x |`,
+		`| Verify 1 KB webhook | ${fmt(results.verify.ns1k.ours / 1000)} µs | bare HMAC ${fmt(results.verify.ns1k.bare / 1000)} µs | ${fmt(results.verify.ratio1k)}x | ≤ 1.1x |`,
+		`| Verify 1 MB webhook | ${fmt(results.verify.ns1m.ours / 1000)} µs | bare HMAC ${fmt(results.verify.ns1m.bare / 1000)} µs | ${fmt(results.verify.ratio1m)}x | ≤ 1.1x |`,
+		`| Memory: Return All ${m.pullOrders} orders | ${fmt(m.pullPeakBytesPerOrder, 0)} B/order peak (${fmt(m.pullPeakRssMiB, 0)} MiB) | ${fmt(m.pullPeakBytesPerOrderAtTenth, 0)} B/order at a tenth; output ${fmt(m.outputBytesPerOrder, 0)} B/order | growth ${fmt(m.pullPeakBytesPerOrder / m.pullPeakBytesPerOrderAtTenth)}x | linear |`,
+		`| Memory: stock sync ${m.syncRows} rows | ${fmt(m.syncPeakRssMiB, 0)} MiB peak | ${fmt(m.syncPeakBytesPerRow, 0)} B/row | | |`,
+	];
+	if (results.diy) {
+		const d = results.diy;
+		lines.push(
+			`| Real n8n: stock sync ${d.rows} rows, our node vs HTTP Request + Code signing | ${fmt(d.nodeSyncSeconds)} s | DIY ${fmt(d.diySyncSeconds)} s | ${fmt(d.stockSyncSpeedup)}x faster | ≥ 3x |`,
+			`| Real n8n: pull ${d.orders} orders, our node vs HTTP Request + Code signing | ${fmt(d.nodePullSeconds)} s | DIY ${fmt(d.diyPullSeconds)} s | ${fmt(d.pullSpeedup)}x faster | |`,
+		);
+	} else {
+		lines.push('| Real n8n (do-it-yourself) | not installed here: run `npm run provision` first | | | |');
+	}
+	process.stdout.write(`${lines.join('\n')}\n\nWritten to bench/results/latest.json\n`);
+}
+
+main().catch((error) => {
+	process.stderr.write(`${error.stack ?? error}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,97 @@
+'use strict';
+// Sets up an n8n user folder the way a user would: our package installed as a community package,
+// a credential pointing at the sandbox, the example workflows imported, the trigger workflow
+// published and its production URL registered with the sandbox (the operator's job, in real life).
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, installPackageInto, n8nCommand } = require('./lib');
+
+const CREDENTIAL_ID = 'mpSandboxCred01';
+const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
+const TRIGGER_WORKFLOW_ID = 'mpExampleNewOrder1';
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
+
+/** The workflow JSON of an example, pointed at this sandbox and this checkout's sample data. */
+function exampleFor(file, baseUrl) {
+  const text = fs
+    .readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')
+    .replaceAll('__EXAMPLES_DIR__', EXAMPLES_DIR)
+    .replaceAll(EXAMPLE_SANDBOX_URL, baseUrl);
+  return JSON.parse(text);
+}
+
+function exampleFiles() {
+  return fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+}
+
+/** The production webhook URL of the trigger in the example workflow. */
+function triggerUrl(n8nPort, baseUrl) {
+  const workflow = exampleFor('new-order-to-warehouse.json', baseUrl);
+  const trigger = workflow.nodes.find((n) => n.type.endsWith('.marketplacePartnerTrigger'));
+  return `http://127.0.0.1:${n8nPort}/webhook/${trigger.webhookId}/webhook`;
+}
+
+async function control(controlUrl, method, route, body) {
+  const res = await fetch(`${controlUrl}${route}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!json.ok) throw new Error(`sandbox ${method} ${route}: ${json.error?.message}`);
+  return json.data;
+}
+
+/** Imports a credential for `app` of the sandbox into n8n; returns the folder used for imports. */
+async function importCredential(userFolder, sandbox, app) {
+  const importDir = path.join(userFolder, 'import');
+  fs.mkdirSync(importDir, { recursive: true });
+  const credentialFile = path.join(importDir, 'credentials.json');
+  // Written for the import only, inside the user folder; n8n encrypts it on import.
+  fs.writeFileSync(
+    credentialFile,
+    JSON.stringify([
+      {
+        id: CREDENTIAL_ID,
+        name: CREDENTIAL_NAME,
+        type: 'marketplacePartnerApi',
+        data: {
+          baseUrl: sandbox.baseUrl,
+          clientId: app.clientId,
+          clientSecret: app.clientSecret,
+          webhookSecret: app.webhookSecret,
+          headerPrefix: sandbox.headerPrefix,
+        },
+      },
+    ]),
+    { mode: 0o600 },
+  );
+  await n8nCommand(userFolder, ['import:credentials', `--input=${credentialFile}`]);
+  fs.rmSync(credentialFile);
+  return importDir;
+}
+
+/**
+ * Prepares `userFolder` for `n8n start` / `n8n execute` against the sandbox described by `sandbox`
+ * (the sandbox CLI's first line). Returns what tests and the demo need to know.
+ */
+async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'seller-a-full' }) {
+  const app = sandbox.apps.find((a) => a.name === appName);
+  installPackageInto(userFolder);
+
+  const importDir = await importCredential(userFolder, sandbox, app);
+
+  for (const file of exampleFiles()) {
+    const target = path.join(importDir, file);
+    fs.writeFileSync(target, JSON.stringify(exampleFor(file, sandbox.baseUrl)));
+    await n8nCommand(userFolder, ['import:workflow', `--input=${target}`]);
+  }
+  await n8nCommand(userFolder, ['publish:workflow', `--id=${TRIGGER_WORKFLOW_ID}`]);
+
+  const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
+  await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
+  return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID };
+}
+
+module.exports = { prepareWorkspace, importCredential, control, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };

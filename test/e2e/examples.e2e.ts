@@ -1,0 +1,185 @@
+// Every example workflow run by the real n8n (pinned, provisioned into .state/runtime) with this
+// package installed as a community package, against the sandbox; effects asserted in the sandbox.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { n8nCommand, parseRawOutput, startN8n, ROOT } = require('../../scripts/lib');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareWorkspace, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
+// n8n stores execution data in the `flatted` format; its own copy reads it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
+
+type Item = { json: Record<string, any> };
+type Run = { data: { resultData: { runData: Record<string, Array<{ data: { main: Item[][] } }>>; error?: unknown } } };
+
+const freePort = () =>
+	new Promise<number>((resolve) => {
+		const server = createServer().listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+
+/** `n8n execute --id --rawOutput`, parsed: the whole run. */
+async function execute(userFolder: string, workflowId: string): Promise<Run> {
+	const out: string = await n8nCommand(userFolder, ['execute', `--id=${workflowId}`, '--rawOutput']);
+	return parseRawOutput(out);
+}
+
+const output = (run: Run, node: string, index = 0): Array<Record<string, any>> =>
+	(run.data.resultData.runData[node]?.[0]?.data.main[index] ?? []).map((i) => i.json);
+
+describe('the examples in real n8n', () => {
+	let sb: RunningSandbox;
+	let userFolder: string;
+	let n8nPort: number;
+	let appClientId: string;
+
+	beforeAll(async () => {
+		sb = await startSandbox({ orders: 1000 });
+		userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-partner-e2e-'));
+		n8nPort = await freePort();
+		const prepared = await prepareWorkspace({ userFolder, sandbox: sb.raw.describe(), n8nPort });
+		appClientId = prepared.app.clientId;
+	}, 600_000);
+
+	afterAll(async () => {
+		await sb?.close();
+		if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	test('Spreadsheet to stock: every valid row sets exactly its stock, every failure is reported per row', async () => {
+		const stockOf = async (id: number, variant?: number) => {
+			const p = await sb.control('GET', `/products/${id}`);
+			return variant ? p.variants.find((v: { variant_combination_id: number }) => v.variant_combination_id === variant).stock : p.stock;
+		};
+		const untouched = { 70011: await stockOf(70011), 70004: await stockOf(70004) };
+		const run = await execute(userFolder, 'mpExampleStockSync1');
+		expect(run.data.resultData.error).toBeUndefined();
+
+		expect(output(run, 'Updated').map((r) => [r.product_id, r.variant_combination_id, r.new_stock])).toEqual([
+			[70001, null, 25],
+			[70009, null, 0],
+			[70003, 900003, 7],
+			[70003, 900004, 11],
+			[70015, null, 42],
+		]);
+		expect(await stockOf(70001)).toBe(25);
+		expect(await stockOf(70009)).toBe(0);
+		expect(await stockOf(70003, 900003)).toBe(7);
+		expect(await stockOf(70003, 900004)).toBe(11);
+		expect(await stockOf(70015)).toBe(42);
+
+		const failures = output(run, 'Failure Report');
+		expect(failures.map((f) => [f.product_id, f.code])).toEqual([
+			['70011', 'invalid_input'],
+			['70004', 'forbidden_product'],
+			['99999', 'product_not_found'],
+		]);
+		expect(failures[0].error).toBe('Stock must be 0 or more, but got -3 (stock cannot be negative).');
+		expect(failures[1].error).toBe('The product belongs to another seller');
+		expect(await stockOf(70011)).toBe(untouched[70011]);
+		expect(await stockOf(70004)).toBe(untouched[70004]);
+	});
+
+	test('Custom call: the HTTP Request node signs /ping.php with our credential', async () => {
+		await sb.control('POST', '/stats/reset');
+		const run = await execute(userFolder, 'mpExampleCustomCall');
+		expect(output(run, 'Signed Ping')[0]).toMatchObject({ ok: true, data: { pong: true, client_id: appClientId } });
+		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'GET /ping.php 200': 1 });
+	});
+
+	test('Incremental order sync: Return All, then only what changed after the watermark', async () => {
+		const first = await execute(userFolder, 'mpExampleOrderSync');
+		expect(output(first, 'Save Watermark')).toHaveLength(1000);
+
+		const created = await sb.control('POST', '/orders', { clientId: appClientId });
+		await sb.control('POST', '/orders/500001/status', { status: 'shipped' });
+		const second = await execute(userFolder, 'mpExampleOrderSync');
+		expect(output(second, 'Save Watermark').map((o) => o.order_item_id).sort()).toEqual([500001, created.order.order_item_id].sort());
+
+		const third = await execute(userFolder, 'mpExampleOrderSync');
+		expect(output(third, 'Orders Updated Since')).toEqual([]);
+	});
+
+	describe('with n8n started', () => {
+		let n8n: { url: string; stop(): Promise<void>; output(): string };
+		let cookie = '';
+
+		const rest = async (method: string, route: string, body?: unknown) => {
+			const res = await fetch(`${n8n.url}/rest${route}`, {
+				method,
+				headers: { 'content-type': 'application/json', cookie },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			const setCookie = res.headers.get('set-cookie');
+			if (setCookie) cookie = setCookie.split(';')[0];
+			return { status: res.status, json: (await res.json().catch(() => null)) as any };
+		};
+
+		const executions = async () =>
+			(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: TRIGGER_WORKFLOW_ID }))}`)).json.data.results as Array<{ id: string; status: string }>;
+
+		beforeAll(async () => {
+			n8n = await startN8n(userFolder, { port: n8nPort });
+			const owner = await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E', lastName: 'E', password: 'E2e-Partner-2026' });
+			expect(owner.status).toBe(200);
+		}, 300_000);
+
+		afterAll(() => n8n?.stop());
+
+		test("New order to warehouse: a signed order.created runs the published workflow with the order's detail", async () => {
+			await sb.control('POST', '/stats/reset');
+			const created = await sb.control('POST', '/orders', { clientId: appClientId, quantity: 2 });
+			await sb.control('POST', '/deliveries/wait');
+			const attempts = await sb.control('GET', `/deliveries?deliveryId=${created.deliveries[0].deliveryId}`);
+			expect(attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200]);
+
+			let list: Array<{ id: string; status: string }> = [];
+			for (let i = 0; i < 60 && !(list[0]?.status === 'success'); i++) {
+				await new Promise((r) => setTimeout(r, 500));
+				list = await executions();
+			}
+			expect(list).toHaveLength(1);
+			expect(list[0].status).toBe('success');
+			const detail = await rest('GET', `/executions/${list[0].id}`);
+			const data = flatted.parse(detail.json.data.data);
+			const pick = data.resultData.runData['Pick List Item'][0].data.main[0][0].json;
+			expect(pick).toMatchObject({
+				order_item_id: created.order.order_item_id,
+				order_no: created.order.order_no,
+				sku: created.product.sku,
+				barcode: created.product.barcode,
+				quantity: 2,
+				ship_to: `${created.customer.full_name}, ${created.customer.address}`,
+			});
+			expect((await sb.control('GET', '/stats')).byEndpoint['GET /order_detail.php 200']).toBe(1);
+		});
+
+		test('a tampered delivery is answered 401 and starts no execution', async () => {
+			const before = (await executions()).length;
+			await sb.control('POST', '/reset');
+			await sb.control('POST', `/apps/${appClientId}/webhook`, { url: `http://127.0.0.1:${n8nPort}/webhook/0d3c5a7e-4b1f-4e8a-9c2d-5f6a7b8c9d01/webhook` });
+			await sb.control('POST', `/apps/${appClientId}/test-event`, { tamper: 'signature' });
+			const attempts = await sb.control('POST', '/deliveries/wait');
+			expect(attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([401]);
+			await new Promise((r) => setTimeout(r, 1000));
+			expect(await executions()).toHaveLength(before);
+		});
+
+		test("the credential's Test button (n8n's credential test endpoint) passes, and names a wrong secret", async () => {
+			const app = sb.apps['seller-a-full'];
+			const data = { baseUrl: sb.baseUrl, clientId: app.clientId, clientSecret: app.clientSecret, webhookSecret: app.webhookSecret, headerPrefix: 'X-SVC-' };
+			const credentials = { id: CREDENTIAL_ID, name: 'Marketplace Partner (sandbox)', type: 'marketplacePartnerApi', data };
+			const ok = await rest('POST', '/credentials/test', { credentials });
+			expect(ok.json.data).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const wrong = await rest('POST', '/credentials/test', { credentials: { ...credentials, data: { ...data, clientSecret: 'cs_wrong' } } });
+			expect(wrong.json.data).toEqual({ status: 'Error', message: expect.stringMatching(/Client ID or Client Secret is wrong/) });
+		});
+	});
+});
