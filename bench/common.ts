@@ -30,3 +30,17 @@ export function median(values: number[]): number {
 	const mid = Math.floor(sorted.length / 2);
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/**
+ * The in-process n8n engine of the tests, running the BUILT package (dist/), i.e. what users
+ * install, not the TypeScript sources.
+ */
+export async function loadHarness() {
+	const harness = await import('../test/helpers/n8n');
+	const root = path.join(__dirname, '..');
+	const { MarketplacePartner } = require(path.join(root, 'dist/nodes/MarketplacePartner/MarketplacePartner.node.js'));
+	const { MarketplacePartnerApi } = require(path.join(root, 'dist/credentials/MarketplacePartnerApi.credentials.js'));
+	harness.registerNodeType(harness.NODE_TYPE, new MarketplacePartner());
+	harness.registerCredentialType('marketplacePartnerApi', new MarketplacePartnerApi());
+	return harness;
+}

@@ -1,13 +1,13 @@
 // Runs one scenario of the node in a fresh process and reports its memory: resident set size
 // after start-up, the peak during the run, and the size of the output it returned.
 import './common';
-import type { SandboxInfo } from './common';
+import { loadHarness, type SandboxInfo } from './common';
 
 async function main() {
 	const [scenario, sandboxJson, countText] = process.argv.slice(2);
 	const sandbox = JSON.parse(sandboxJson) as SandboxInfo;
 	const count = Number(countText);
-	const { credentialsFor, runNode } = await import('../test/helpers/n8n');
+	const { credentialsFor, runNode } = await loadHarness();
 	const app = sandbox.apps.find((a) => a.name === 'seller-a-full')!;
 	const credentials = credentialsFor(sandbox.baseUrl, app);
 	// Warm up: load and run the engine once, so the baseline holds the code, not the data.

@@ -28,17 +28,22 @@ import type { SandboxApp } from './sandbox';
 export const PACKAGE = 'n8n-nodes-marketplace-partner';
 export const NODE_TYPE = `${PACKAGE}.marketplacePartner`;
 
-const nodeClasses: Record<string, INodeType> = {
-	[NODE_TYPE]: new MarketplacePartner(),
-};
+// Built on first use, so a caller (the benchmark) can register the built dist/ classes instead.
+const nodeClasses: Record<string, INodeType> = {};
+const credentialTypes: Record<string, ICredentialType> = {};
 
 export function registerNodeType(type: string, node: INodeType) {
 	nodeClasses[type] = node;
 }
 
-const credentialTypes: Record<string, ICredentialType> = {
-	marketplacePartnerApi: new MarketplacePartnerApi(),
-};
+export function registerCredentialType(name: string, type: ICredentialType) {
+	credentialTypes[name] = type;
+}
+
+function ensureDefaults() {
+	nodeClasses[NODE_TYPE] ??= new MarketplacePartner();
+	credentialTypes.marketplacePartnerApi ??= new MarketplacePartnerApi();
+}
 
 class NodeTypes implements INodeTypes {
 	getByName(type: string): INodeType | IVersionedNodeType {
@@ -46,6 +51,7 @@ class NodeTypes implements INodeTypes {
 	}
 
 	getByNameAndVersion(type: string): INodeType {
+		ensureDefaults();
 		const node = nodeClasses[type];
 		if (!node) throw new Error(`Unknown node type ${type}`);
 		return node;
@@ -71,6 +77,7 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions) {
+		ensureDefaults();
 		const type = credentialTypes[typeName];
 		if (typeof type?.authenticate !== 'function') return requestOptions;
 		return await type.authenticate(credentials, requestOptions);

@@ -1,6 +1,13 @@
 // Every call of the Partner API goes through apiRequest: signing (in the credential), retries,
 // clock correction and error mapping live here once.
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, IN8nHttpFullResponse, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
@@ -30,13 +37,35 @@ export interface RequestOptions {
 	itemIndex?: number;
 }
 
-export async function getPartnerCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<PartnerCredentials> {
-	const raw = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+interface LoadedCredentials {
+	decrypted: ICredentialsDecrypted;
+	parsed: PartnerCredentials;
+}
+
+// One credential read per node run: in n8n each read is a database query plus a decryption, and a
+// sheet of thousands of rows would otherwise pay for it twice per row.
+const credentialsByRun = new WeakMap<IExecuteFunctions, Promise<LoadedCredentials>>();
+
+async function loadCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<LoadedCredentials> {
+	const data = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	let parsed: PartnerCredentials;
 	try {
-		return parseCredentials(raw);
+		parsed = parseCredentials(data);
 	} catch (error) {
 		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
 	}
+	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
+}
+
+function credentialsFor(this: IExecuteFunctions, itemIndex?: number): Promise<LoadedCredentials> {
+	let loaded = credentialsByRun.get(this);
+	if (!loaded) {
+		loaded = loadCredentials.call(this, itemIndex);
+		credentialsByRun.set(this, loaded);
+		loaded.catch(() => credentialsByRun.delete(this)); // a failed read is retried by the next item
+	}
+	return loaded;
 }
 
 function retryAfterMs(header: unknown): number | undefined {
@@ -64,7 +93,7 @@ export async function apiRequest(
 	endpoint: Endpoint,
 	{ qs, body, itemIndex }: RequestOptions = {},
 ): Promise<IDataObject> {
-	const credentials = await getPartnerCredentials.call(this, itemIndex);
+	const { decrypted, parsed: credentials } = await credentialsFor.call(this, itemIndex);
 	const query = qs ? buildQueryString(qs) : '';
 	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
 	// Serialised once, here: these exact bytes are signed and sent on every attempt.
@@ -80,15 +109,21 @@ export async function apiRequest(
 
 		let response: IN8nHttpFullResponse;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-				method,
-				url,
-				body: rawBody,
-				headers,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: REQUEST_TIMEOUT_MS,
-			})) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{
+					method,
+					url,
+					body: rawBody,
+					headers,
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					timeout: REQUEST_TIMEOUT_MS,
+				},
+				// Already read for this run: spares n8n a second read per request.
+				{ credentialsDecrypted: decrypted },
+			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			const code = networkCode(error);
 			if (code && retries < MAX_RETRIES) {

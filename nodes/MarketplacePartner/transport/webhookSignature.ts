@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 const DIGEST_BYTES = 32;
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 /**
  * The raw 32-byte HMAC-SHA256 digest of the signed text: the timestamp, a period, then the raw body
@@ -25,7 +26,7 @@ export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
 
 /** One signature text as digest bytes: 64 hex digits (any case) or base64/base64url of 32 bytes. */
 export function decodeSignature(text: string): Buffer | undefined {
-	if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
+	if (HEX_DIGEST.test(text)) return Buffer.from(text, 'hex');
 	if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(text)) {
 		const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 		if (bytes.length === DIGEST_BYTES) return bytes;
@@ -39,6 +40,8 @@ export function decodeSignature(text: string): Buffer | undefined {
  * ignored.
  */
 export function parseSignatureHeader(header: string): Buffer[] {
+	// The common case, one bare hex digest, without splitting or prefix handling.
+	if (header.length === 64 && HEX_DIGEST.test(header)) return [Buffer.from(header, 'hex')];
 	const digests: Buffer[] = [];
 	for (const entry of header.split(/[\s,;]+/)) {
 		if (!entry) continue;

@@ -1,5 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { parameterReader } from '../../helpers/parameters';
 import { toWholeNumber } from '../../helpers/values';
 import { errorItem, toNodeError } from '../../helpers/items';
 import { apiRequest } from '../../transport';
@@ -83,12 +84,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	// Every row is checked before anything is sent: a bad value never reaches the API, and without
 	// Continue On Fail a sheet with a bad row changes no stock at all.
+	const productId = parameterReader<NodeParameterValueType>(this, 'productId', '');
+	const stock = parameterReader<NodeParameterValueType>(this, 'stock', '');
+	const additionalFields = parameterReader<IDataObject>(this, 'additionalFields', {});
 	const prepared: Prepared[] = items.map((_, i) => {
 		try {
-			const fields = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+			const fields = additionalFields(i);
 			const body: IDataObject = {
-				product_id: toWholeNumber(this.getNodeParameter('productId', i), 'Product ID', { min: 1 }),
-				stock: toWholeNumber(this.getNodeParameter('stock', i), 'Stock', { min: 0 }),
+				product_id: toWholeNumber(productId(i), 'Product ID', { min: 1 }),
+				stock: toWholeNumber(stock(i), 'Stock', { min: 0 }),
 			};
 			const variant = toWholeNumber(fields.variantCombinationId, 'Variant Combination ID', { min: 1, optional: true });
 			if (variant !== undefined && variant !== 0) body.variant_combination_id = variant;
