@@ -116,28 +116,33 @@ export async function runDiy(options: {
 			const out: string = await n8nCommand(userFolder, ['execute', `--id=${id}`, '--rawOutput'], { NODE_FUNCTION_ALLOW_BUILTIN: 'crypto' });
 			const result = parseRawOutput(out);
 			if (result.data.resultData.error) throw new Error(`${id}: ${result.data.resultData.error.message}`);
-			const items = result.data.resultData.runData[lastNode][0].data.main[0].length;
-			return { seconds: (Date.parse(result.stoppedAt) - Date.parse(result.startedAt)) / 1000, items };
+			const runData = result.data.resultData.runData as Record<string, Array<{ executionTime: number; data: { main: unknown[][] } }>>;
+			const items = runData[lastNode][0].data.main[0].length;
+			const nodeSeconds = Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs[0].executionTime / 1000]));
+			return { seconds: (Date.parse(result.stoppedAt) - Date.parse(result.startedAt)) / 1000, items, nodeSeconds };
 		};
 		const times = { nodeSync: [] as number[], diySync: [] as number[], nodePull: [] as number[], diyPull: [] as number[] };
+		const perNode: Record<string, Record<string, number>> = {}; // last repetition: where each workflow spent its time
 		for (let r = 0; r < reps; r++) {
 			await control(sandbox, 'POST', '/faults', { latencyMs });
 			for (const [key, id, last, expected] of [
 				['nodeSync', 'benchNodeSync', 'Update Stock', rows.length],
 				['diySync', 'benchDiySync', 'HTTP Request', rows.length],
 			] as const) {
-				const { seconds, items } = await run(id, last);
+				const { seconds, items, nodeSeconds } = await run(id, last);
 				if (items !== expected) throw new Error(`${id}: ${items} items, expected ${expected}`);
 				times[key].push(seconds);
+				perNode[key] = nodeSeconds;
 			}
 			await control(sandbox, 'POST', '/faults/reset');
 			for (const [key, id, last] of [
 				['nodePull', 'benchNodePull', 'Get Orders'],
 				['diyPull', 'benchDiyPull', 'Split Orders'],
 			] as const) {
-				const { seconds, items } = await run(id, last);
+				const { seconds, items, nodeSeconds } = await run(id, last);
 				if (items !== pullOrders) throw new Error(`${id}: ${items} items, expected ${pullOrders}`);
 				times[key].push(seconds);
+				perNode[key] = nodeSeconds;
 			}
 		}
 		return {
@@ -150,6 +155,7 @@ export async function runDiy(options: {
 			nodePullSeconds: median(times.nodePull),
 			diyPullSeconds: median(times.diyPull),
 			pullSpeedup: median(times.diyPull) / median(times.nodePull),
+			nodeSecondsPerWorkflow: perNode,
 		};
 	} finally {
 		rmSync(userFolder, { recursive: true, force: true });

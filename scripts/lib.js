@@ -3,6 +3,7 @@
 // run it, and how to install this package into it the way users do (as a community package).
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
@@ -106,21 +107,32 @@ function n8nEnv(userFolder, extra = {}) {
 
 /**
  * Runs an n8n CLI command to completion; resolves with its stdout. Asynchronous on purpose: a
- * sandbox in this same process must keep answering n8n while the command runs.
+ * sandbox in this same process must keep answering n8n while the command runs. stdout goes to a
+ * file, not a pipe: n8n exits right after printing, and Node drops what a pipe has not taken yet
+ * (a large run's JSON arrived cut off), while writes to a file are synchronous.
  */
 function n8nCommand(userFolder, args, extraEnv = {}) {
+  const outFile = path.join(os.tmpdir(), `n8n-cli-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.out`);
+  const outFd = fs.openSync(outFile, 'w');
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, ...args], {
       env: n8nEnv(userFolder, extraEnv),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', outFd, 'pipe'],
     });
-    const out = [];
     const err = [];
-    child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => err.push(c));
-    child.once('error', reject);
+    const finish = () => {
+      fs.closeSync(outFd);
+      const stdout = fs.readFileSync(outFile, 'utf8');
+      fs.rmSync(outFile, { force: true });
+      return stdout;
+    };
+    child.once('error', (error) => {
+      finish();
+      reject(error);
+    });
     child.once('exit', (code) => {
-      const stdout = Buffer.concat(out).toString('utf8');
+      const stdout = finish();
       if (code === 0) return resolve(stdout);
       const stderr = Buffer.concat(err).toString('utf8');
       reject(new Error(`n8n ${args.join(' ')} failed (${code}):\n${stderr}\n${stdout}`.slice(0, 4000)));

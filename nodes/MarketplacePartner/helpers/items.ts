@@ -28,3 +28,26 @@ export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: n
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
+
+/**
+ * Runs `run` for each input item in turn and collects what it returns. A failure stops the run
+ * with an error that names the item, or under Continue On Fail becomes that item's error item.
+ */
+export async function forEachItem(
+	this: IExecuteFunctions,
+	run: (itemIndex: number) => Promise<INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const returnData: INodeExecutionData[] = [];
+	const count = this.getInputData().length;
+	for (let i = 0; i < count; i++) {
+		try {
+			// A loop, not push(...items): Return All can hand back more items than call arguments allow.
+			for (const item of await run(i)) returnData.push(item);
+		} catch (error) {
+			const nodeError = toNodeError.call(this, error, i);
+			if (!this.continueOnFail()) throw nodeError;
+			returnData.push(errorItem(nodeError, i));
+		}
+	}
+	return returnData;
+}

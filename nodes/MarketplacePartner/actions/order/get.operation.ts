@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { toWholeNumber } from '../../helpers/values';
-import { errorItem, toNodeError } from '../../helpers/items';
+import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -21,21 +21,12 @@ const displayOptions = { show: { resource: ['order'], operation: ['get'] } };
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const orderItemId = toWholeNumber(this.getNodeParameter('orderItemId', i), 'Order Item ID', { min: 1 });
-			const data = await apiRequest.call(this, 'GET', '/order_detail.php', {
-				qs: { order_item_id: orderItemId },
-				itemIndex: i,
-			});
-			returnData.push({ json: data, pairedItem: { item: i } });
-		} catch (error) {
-			const nodeError = toNodeError.call(this, error, i);
-			if (!this.continueOnFail()) throw nodeError;
-			returnData.push(errorItem(nodeError, i));
-		}
-	}
-	return returnData;
+	return await forEachItem.call(this, async (i) => {
+		const orderItemId = toWholeNumber(this.getNodeParameter('orderItemId', i), 'Order Item ID', { min: 1 });
+		const data = await apiRequest.call(this, 'GET', '/order_detail.php', {
+			qs: { order_item_id: orderItemId },
+			itemIndex: i,
+		});
+		return [{ json: data, pairedItem: { item: i } }];
+	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
-import { errorItem, toNodeError } from '../../helpers/items';
+import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 
 /** The API's maximum page size: Return All asks for full pages. */
@@ -56,40 +56,30 @@ const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } }
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-			const limit = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
-			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-			const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
-			const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, 'Updated After') : undefined;
+	return await forEachItem.call(this, async (i) => {
+		const returnAll = this.getNodeParameter('returnAll', i) as boolean;
+		const limit = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
+		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
+		const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, 'Updated After') : undefined;
 
-			let offset = 0;
-			let collected = 0;
-			for (;;) {
-				const pageSize = Math.min(MAX_PAGE_SIZE, limit - collected);
-				const data = await apiRequest.call(this, 'GET', '/orders.php', {
-					qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
-					itemIndex: i,
-				});
-				const orders = (data.orders ?? []) as IDataObject[];
-				const pagination = (data.pagination ?? {}) as IDataObject;
-				for (const order of orders.slice(0, limit - collected)) {
-					returnData.push({ json: order, pairedItem: { item: i } });
-				}
-				collected += orders.length;
-				offset += orders.length;
-				// An empty page ends the walk even if has_more says otherwise, so a confused server
-				// cannot keep us looping.
-				if (pagination.has_more !== true || orders.length === 0 || collected >= limit) break;
+		const orderItems: INodeExecutionData[] = [];
+		for (let offset = 0; ; ) {
+			const pageSize = Math.min(MAX_PAGE_SIZE, limit - orderItems.length);
+			const data = await apiRequest.call(this, 'GET', '/orders.php', {
+				qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
+				itemIndex: i,
+			});
+			const orders = (data.orders ?? []) as IDataObject[];
+			const pagination = (data.pagination ?? {}) as IDataObject;
+			for (const order of orders.slice(0, limit - orderItems.length)) {
+				orderItems.push({ json: order, pairedItem: { item: i } });
 			}
-		} catch (error) {
-			const nodeError = toNodeError.call(this, error, i);
-			if (!this.continueOnFail()) throw nodeError;
-			returnData.push(errorItem(nodeError, i));
+			offset += orders.length;
+			// An empty page ends the walk even if has_more says otherwise, so a confused server
+			// cannot keep us looping.
+			if (pagination.has_more !== true || orders.length === 0 || orderItems.length >= limit) break;
 		}
-	}
-	return returnData;
+		return orderItems;
+	});
 }
