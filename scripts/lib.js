@@ -16,14 +16,26 @@ const NODE24_BIN = path.join(NODE24_DIR, 'bin');
 const N8N_DIR = path.join(RUNTIME, 'n8n');
 const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const STAMP = path.join(RUNTIME, 'provisioned.json');
+// The one native addon n8n needs for its default SQLite database, built for Node 24.
+const SQLITE_BINDING = path.join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 
 function log(message) {
   process.stderr.write(`[n8n-runtime] ${message}\n`);
 }
 
+/**
+ * This process's environment without npm's `npm_config_*` variables: under `npm run`, npm exports
+ * the project's .npmrc to children that way, and its ignore-scripts=true would silently turn the
+ * runtime's `npm rebuild sqlite3` into a no-op.
+ */
+function cleanEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)));
+  return { ...env, ...extra };
+}
+
 function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { stdio: 'inherit', ...options });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: cleanEnv(), ...options });
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status}`);
   }
@@ -32,7 +44,7 @@ function run(command, args, options = {}) {
 function isProvisioned() {
   try {
     const stamp = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
-    return stamp.n8n === N8N_VERSION && stamp.node === NODE24_VERSION && fs.existsSync(N8N_BIN);
+    return stamp.n8n === N8N_VERSION && stamp.node === NODE24_VERSION && fs.existsSync(N8N_BIN) && fs.existsSync(SQLITE_BINDING);
   } catch {
     return false;
   }
@@ -69,19 +81,19 @@ function provision() {
   run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR });
 
   log('building sqlite3 for Node 24 (about a minute)…');
-  run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], { cwd: N8N_DIR, env: node24Env() });
+  run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], { cwd: N8N_DIR, env: node24Env() });
+  if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`building sqlite3 for Node 24 produced no ${SQLITE_BINDING}`);
   fs.writeFileSync(STAMP, JSON.stringify({ n8n: N8N_VERSION, node: NODE24_VERSION, at: new Date().toISOString() }));
   log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** Environment with Node 24 first on PATH, and its headers for native builds. */
 function node24Env(extra = {}) {
-  return {
-    ...process.env,
+  return cleanEnv({
     PATH: `${NODE24_BIN}${path.delimiter}${process.env.PATH}`,
     npm_config_nodedir: NODE24_DIR,
     ...extra,
-  };
+  });
 }
 
 /** Environment for every n8n command: its own user folder, loopback, nothing phoning home. */
