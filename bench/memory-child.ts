@@ -14,6 +14,7 @@ async function main() {
 	await runNode({ parameters: { resource: 'connection', operation: 'ping' }, credentials });
 	global.gc?.();
 	const baselineRss = process.memoryUsage().rss;
+	const baselineHeap = process.memoryUsage().heapUsed;
 	const peakBefore = process.resourceUsage().maxRSS * 1024;
 	const started = performance.now();
 	let result;
@@ -32,9 +33,12 @@ async function main() {
 	// The peak is read before anything else is allocated here (the output's size below needs a copy).
 	const peakRss = Math.max(process.resourceUsage().maxRSS * 1024, peakBefore);
 	if (result.error || result.items.length !== count) throw new Error(`unexpected result: ${result.error?.message ?? result.items.length}`);
+	// What stays alive while the output is held, once garbage is collected.
+	global.gc?.();
+	const liveHeap = process.memoryUsage().heapUsed - baselineHeap;
 	let outputBytes = 0;
 	for (const item of result.items) outputBytes += Buffer.byteLength(JSON.stringify(item.json));
-	process.stdout.write(`${JSON.stringify({ scenario, count, baselineRss, peakRss, outputBytes, seconds })}\n`);
+	process.stdout.write(`${JSON.stringify({ scenario, count, baselineRss, peakRss, liveHeap, outputBytes, seconds })}\n`);
 }
 
 main().then(
