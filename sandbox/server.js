@@ -687,4 +687,4 @@ function pickFaults(o) {
   return Object.fromEntries(Object.keys(NO_FAULTS).filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }
 
-module.exports = { createSandbox, DEFAULTS, NO_FAULTS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
+module.exports = { createSandbox };

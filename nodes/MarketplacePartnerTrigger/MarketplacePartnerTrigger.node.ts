@@ -11,8 +11,6 @@ import { CREDENTIAL_TYPE } from '../MarketplacePartner/transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from '../MarketplacePartner/transport/webhookSignature';
 import { DeliveryLog } from './deliveryLog';
 
-export const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'] as const;
-
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 	no_secret: { status: 401, body: 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks' },

@@ -5,7 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 
 /** The API's maximum page size: Return All asks for full pages. */
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [
 	{
