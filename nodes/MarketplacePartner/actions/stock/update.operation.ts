@@ -113,10 +113,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		{ min: 1 },
 	) as number;
 	let stopped = false;
-	const results = await mapWithConcurrency(items.length, concurrency, async (i): Promise<INodeExecutionData | Error> => {
+	// Per row: its result, its error, or nothing when it was never started.
+	const results = await mapWithConcurrency(items.length, concurrency, async (i): Promise<INodeExecutionData | Error | undefined> => {
 		const row = prepared[i];
 		if ('error' in row) return errorItem(row.error, i);
-		if (stopped) return new Error('not sent');
+		if (stopped) return undefined;
 		try {
 			const data = await apiRequest.call(this, 'POST', '/stock_update.php', { body: row.body, itemIndex: i });
 			return { json: data, pairedItem: { item: i } };
@@ -127,7 +128,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return nodeError;
 		}
 	});
-	const failure = results.find((r) => r instanceof Error && r.message !== 'not sent');
+	const failure = results.find((r) => r instanceof Error);
 	if (failure) throw failure;
 	return results as INodeExecutionData[];
 }
