@@ -101,15 +101,18 @@ export interface ApiErrorBody {
 	field?: string;
 }
 
+/** The value of a JSON text, or undefined when it is not JSON: answers of any shape are expected. */
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
 /** Finds `{ error: { code, message } }`, `{ error: "code" }`, `{ code, message }` and similar shapes. */
 export function readErrorBody(body: unknown): ApiErrorBody {
-	if (typeof body === 'string') {
-		try {
-			return readErrorBody(JSON.parse(body));
-		} catch {
-			return {};
-		}
-	}
+	if (typeof body === 'string') return readErrorBody(parseJson(body));
 	if (!body || typeof body !== 'object') return {};
 	const top = body as Record<string, unknown>;
 	const inner = top.error;

@@ -11,7 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, readErrorBody } from './errors';
+import { apiErrorFromResponse, parseJson, readErrorBody } from './errors';
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
@@ -144,7 +144,7 @@ export async function apiRequest(
 		const { statusCode, headers: responseHeaders } = response;
 		const responseBody = response.body as unknown;
 		if (statusCode >= 200 && statusCode < 300) {
-			const envelope = (typeof responseBody === 'string' ? safeJson(responseBody) : responseBody) as IDataObject | undefined;
+			const envelope = (typeof responseBody === 'string' ? parseJson(responseBody) : responseBody) as IDataObject | undefined;
 			if (envelope && envelope.ok === true && envelope.data && typeof envelope.data === 'object') {
 				return envelope.data as IDataObject;
 			}
@@ -178,12 +178,4 @@ function describeNetworkError(code: string): string {
 	if (/ETIMEDOUT/i.test(code)) return 'the connection timed out';
 	if (/EAI_AGAIN/i.test(code)) return 'the host name could not be resolved';
 	return 'the connection was closed before an answer came';
-}
-
-function safeJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return undefined;
-	}
 }
