@@ -5,6 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+import { DEFAULT_HEADER_PREFIX } from '../nodes/MarketplacePartner/transport/credentials';
 import { signRequestOptions } from '../nodes/MarketplacePartner/transport/requestSigner';
 
 export class MarketplacePartnerApi implements ICredentialType {
@@ -72,7 +73,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			displayName: 'Header Prefix',
 			name: 'headerPrefix',
 			type: 'string',
-			default: 'X-SVC-',
+			default: DEFAULT_HEADER_PREFIX,
 			description:
 				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). The spec writes X-SVC- for the service's own prefix; use the one the operator gives you.",
 		},

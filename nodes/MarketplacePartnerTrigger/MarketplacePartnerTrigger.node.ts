@@ -7,7 +7,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CREDENTIAL_TYPE } from '../MarketplacePartner/transport/credentials';
+import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from '../MarketplacePartner/transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from '../MarketplacePartner/transport/webhookSignature';
 import { DeliveryLog } from './deliveryLog';
 
@@ -116,7 +116,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		const res = this.getResponseObject();
 		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const prefix = String(credentials.headerPrefix || 'X-SVC-').toLowerCase();
+		const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
 		const header = (name: string) => {
 			const value = req.headers[`${prefix}${name}`];
 			return Array.isArray(value) ? value.join(',') : value;

@@ -3,6 +3,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
 
+/** The spec's stand-in for the service's own header prefix; the credential's default. */
+export const DEFAULT_HEADER_PREFIX = 'X-SVC-';
+
 export interface PartnerCredentials {
 	/** Base URL without a trailing slash, e.g. https://partner.example.com/api/partner/v1 */
 	baseUrl: string;
@@ -35,7 +38,7 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${baseUrl}").`,
 		);
 	}
-	const headerPrefix = text('headerPrefix') || 'X-SVC-';
+	const headerPrefix = text('headerPrefix') || DEFAULT_HEADER_PREFIX;
 	if (!/^[A-Za-z0-9-]+$/.test(headerPrefix)) {
 		throw new Error(`The credential's Header Prefix may hold only letters, digits and dashes, like X-SVC-.`);
 	}
