@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { signRequest } from '../nodes/MarketplacePartner/transport/signing';
 
 // n8n-core needs its user folder before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-partner-bench-'));
@@ -14,15 +15,23 @@ export interface SandboxInfo {
 	apps: Array<{ name: string; clientId: string; clientSecret: string; webhookSecret: string }>;
 }
 
-export async function control(sandbox: SandboxInfo, method: 'GET' | 'POST', route: string, body?: unknown) {
-	const res = await fetch(`${sandbox.controlUrl}${route}`, {
-		method,
-		headers: { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const json = (await res.json()) as { ok: boolean; data: any; error?: { message: string } };
-	if (!json.ok) throw new Error(json.error?.message);
-	return json.data;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { control: sandboxControl } = require('../sandbox/client');
+
+export function control(sandbox: SandboxInfo, method: 'GET' | 'POST', route: string, body?: unknown): Promise<any> {
+	return sandboxControl(sandbox.controlUrl, method, route, body);
+}
+
+/** The headers of one signed request, signed now: the references sign the way the node does. */
+export function signedHeaders(clientId: string, clientSecret: string, method: 'GET' | 'POST', path: string, body = ''): Record<string, string> {
+	const ts = Math.floor(Date.now() / 1000);
+	return {
+		accept: 'application/json',
+		...(body ? { 'content-type': 'application/json' } : {}),
+		'X-SVC-CLIENT-ID': clientId,
+		'X-SVC-TIMESTAMP': String(ts),
+		'X-SVC-SIGNATURE': signRequest(clientSecret, method, path, ts, body),
+	};
 }
 
 export function median(values: number[]): number {

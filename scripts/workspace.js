@@ -4,6 +4,7 @@
 // published and its production URL registered with the sandbox (the operator's job, in real life).
 const fs = require('node:fs');
 const path = require('node:path');
+const { control } = require('../sandbox/client');
 const { ROOT, installPackageInto, n8nCommand } = require('./lib');
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
@@ -30,17 +31,6 @@ function triggerUrl(n8nPort, baseUrl) {
   const workflow = exampleFor('new-order-to-warehouse.json', baseUrl);
   const trigger = workflow.nodes.find((n) => n.type.endsWith('.marketplacePartnerTrigger'));
   return `http://127.0.0.1:${n8nPort}/webhook/${trigger.webhookId}/webhook`;
-}
-
-async function control(controlUrl, method, route, body) {
-  const res = await fetch(`${controlUrl}${route}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!json.ok) throw new Error(`sandbox ${method} ${route}: ${json.error?.message}`);
-  return json.data;
 }
 
 /** Imports a credential for `app` of the sandbox into n8n; returns the folder used for imports. */
@@ -94,4 +84,4 @@ async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'selle
   return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID };
 }
 
-module.exports = { prepareWorkspace, importCredential, control, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };
+module.exports = { prepareWorkspace, importCredential, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };

@@ -1,9 +1,10 @@
 // Starts the real sandbox in-process on a free loopback port, and talks to its control API.
-import { request } from 'undici';
 
 // The sandbox is dev-only JavaScript; it has no type declarations of its own.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../../sandbox/server');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { control } = require('../../sandbox/client');
 
 export interface SandboxApp {
 	name: string;
@@ -36,16 +37,7 @@ export async function startSandbox(options: Record<string, unknown> = {}): Promi
 		origin: sandbox.origin,
 		apps,
 		raw: sandbox,
-		async control(method, path, body) {
-			const res = await request(`${sandbox.origin}/_sandbox${path}`, {
-				method,
-				body: body === undefined ? undefined : JSON.stringify(body),
-				headers: { 'content-type': 'application/json' },
-			});
-			const json = (await res.body.json()) as { ok: boolean; data: any; error?: { message: string } };
-			if (!json.ok) throw new Error(`control ${method} ${path}: ${res.statusCode} ${json.error?.message}`);
-			return json.data;
-		},
+		control: (method, path, body) => control(`${sandbox.origin}/_sandbox`, method, path, body),
 		close: () => sandbox.close(),
 	};
 }
