@@ -2,7 +2,8 @@
 // (this.helpers.httpRequest), with nothing else: no validation, retries, error mapping or pairing
 // work. Our node measured against it shows our own overhead; it against raw undici shows n8n's.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { buildQueryString, signRequest } from '../nodes/MarketplacePartner/transport/signing';
+import { buildQueryString } from '../nodes/MarketplacePartner/transport/signing';
+import { signedHeaders } from './common';
 
 export const FLOOR_TYPE = 'bench.floor';
 
@@ -29,20 +30,12 @@ export function floorNodeType(job: FloorJob): INodeType {
 			properties: [],
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-			const signed = (method: 'GET' | 'POST', path: string, body: string) => {
-				const ts = Math.floor(Date.now() / 1000);
-				return {
-					'X-SVC-CLIENT-ID': job.clientId,
-					'X-SVC-TIMESTAMP': String(ts),
-					'X-SVC-SIGNATURE': signRequest(job.clientSecret, method, path, ts, body),
-					...(body ? { 'Content-Type': 'application/json' } : {}),
-				};
-			};
+			const signed = (method: 'GET' | 'POST', path: string, body = '') => signedHeaders(job.clientId, job.clientSecret, method, path, body);
 			const out: INodeExecutionData[] = [];
 			if (job.mode === 'pull') {
 				for (let offset = 0; ; offset += 100) {
 					const path = `/orders.php?${buildQueryString({ limit: 100, offset })}`;
-					const page = (await this.helpers.httpRequest({ method: 'GET', url: `${job.baseUrl}${path}`, headers: signed('GET', path, '') })) as IDataObject;
+					const page = (await this.helpers.httpRequest({ method: 'GET', url: `${job.baseUrl}${path}`, headers: signed('GET', path) })) as IDataObject;
 					const data = page.data as { orders: IDataObject[]; pagination: { has_more: boolean } };
 					for (const order of data.orders) out.push({ json: order, pairedItem: { item: 0 } });
 					if (!data.pagination.has_more) break;

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { checkWebhook, computeWebhookSignature } from '../nodes/MarketplacePartner/transport/webhookSignature';
-import { buildQueryString, signRequest } from '../nodes/MarketplacePartner/transport/signing';
-import { control, loadHarness, median, type SandboxInfo } from './common';
+import { buildQueryString } from '../nodes/MarketplacePartner/transport/signing';
+import { control, loadHarness, median, signedHeaders, type SandboxInfo } from './common';
 import { runDiy } from './diy';
 import { FLOOR_TYPE, floorNodeType, type FloorJob } from './floorNode';
 
@@ -39,15 +39,9 @@ async function rawPull(sandbox: SandboxInfo, app: App, agent: Agent): Promise<nu
 	const orders: unknown[] = [];
 	for (let offset = 0; ; offset += PAGE_SIZE) {
 		const path = `/orders.php?${buildQueryString({ limit: PAGE_SIZE, offset })}`;
-		const ts = Math.floor(Date.now() / 1000);
 		const res = await request(`${sandbox.baseUrl}${path}`, {
 			dispatcher: agent,
-			headers: {
-				accept: 'application/json',
-				'X-SVC-CLIENT-ID': app.clientId,
-				'X-SVC-TIMESTAMP': String(ts),
-				'X-SVC-SIGNATURE': signRequest(app.clientSecret, 'GET', path, ts, ''),
-			},
+			headers: signedHeaders(app.clientId, app.clientSecret, 'GET', path),
 		});
 		const page = (await res.body.json()) as { data: { orders: unknown[]; pagination: { has_more: boolean } } };
 		orders.push(...page.data.orders);
@@ -62,17 +56,11 @@ async function rawStockSync(sandbox: SandboxInfo, app: App, agent: Agent, rows: 
 		while (next < rows.length) {
 			const row = rows[next++];
 			const body = JSON.stringify(row);
-			const ts = Math.floor(Date.now() / 1000);
 			const res = await request(`${sandbox.baseUrl}/stock_update.php`, {
 				method: 'POST',
 				dispatcher: agent,
 				body,
-				headers: {
-					'content-type': 'application/json',
-					'X-SVC-CLIENT-ID': app.clientId,
-					'X-SVC-TIMESTAMP': String(ts),
-					'X-SVC-SIGNATURE': signRequest(app.clientSecret, 'POST', '/stock_update.php', ts, body),
-				},
+				headers: signedHeaders(app.clientId, app.clientSecret, 'POST', '/stock_update.php', body),
 			});
 			await res.body.json();
 			if (res.statusCode === 200) ok++;
