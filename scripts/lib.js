@@ -3,6 +3,7 @@
 // run it, and how to install this package into it the way users do (as a community package).
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -96,6 +97,27 @@ function node24Env(extra = {}) {
   });
 }
 
+/** A port that was free on loopback a moment ago. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Every n8n process (start, worker, webhook, execute) opens a task-runner broker, on 5679 unless
+ * told otherwise: a second n8n on the same machine (the demo beside the tests) would fail to start.
+ */
+async function withBrokerPort(extraEnv) {
+  if (extraEnv.N8N_RUNNERS_BROKER_PORT) return extraEnv;
+  return { ...extraEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+}
+
 /** Environment for every n8n command: its own user folder, loopback, nothing phoning home. */
 function n8nEnv(userFolder, extra = {}) {
   return node24Env({
@@ -123,12 +145,13 @@ function n8nEnv(userFolder, extra = {}) {
  * file, not a pipe: n8n exits right after printing, and Node drops what a pipe has not taken yet
  * (a large run's JSON arrived cut off), while writes to a file are synchronous.
  */
-function n8nCommand(userFolder, args, extraEnv = {}) {
+async function n8nCommand(userFolder, args, extraEnv = {}) {
+  const env = n8nEnv(userFolder, await withBrokerPort(extraEnv));
   const outFile = path.join(os.tmpdir(), `n8n-cli-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.out`);
   const outFd = fs.openSync(outFile, 'w');
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, ...args], {
-      env: n8nEnv(userFolder, extraEnv),
+      env,
       stdio: ['ignore', outFd, 'pipe'],
     });
     const err = [];
@@ -164,7 +187,7 @@ function parseRawOutput(out) {
 /** Starts `n8n start` in the background; resolves once its HTTP server answers. */
 async function startN8n(userFolder, { port = 5678, extraEnv = {}, onOutput } = {}) {
   const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, 'start'], {
-    env: n8nEnv(userFolder, { N8N_PORT: String(port), ...extraEnv }),
+    env: n8nEnv(userFolder, await withBrokerPort({ N8N_PORT: String(port), ...extraEnv })),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -229,6 +252,7 @@ module.exports = {
   PACKAGE_NAME,
   provision,
   isProvisioned,
+  freePort,
   n8nEnv,
   n8nCommand,
   parseRawOutput,

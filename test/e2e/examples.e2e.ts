@@ -1,13 +1,12 @@
 // Every example workflow run by the real n8n (pinned, provisioned into .state/runtime) with this
 // package installed as a community package, against the sandbox; effects asserted in the sandbox.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { n8nCommand, parseRawOutput, startN8n, ROOT } = require('../../scripts/lib');
+const { freePort, n8nCommand, parseRawOutput, startN8n, ROOT } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 // n8n stores execution data in the `flatted` format; its own copy reads it.
@@ -16,14 +15,6 @@ const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted
 
 type Item = { json: Record<string, any> };
 type Run = { data: { resultData: { runData: Record<string, Array<{ data: { main: Item[][] } }>>; error?: unknown } } };
-
-const freePort = () =>
-	new Promise<number>((resolve) => {
-		const server = createServer().listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
 
 /** `n8n execute --id --rawOutput`, parsed: the whole run. */
 async function execute(userFolder: string, workflowId: string): Promise<Run> {

@@ -25,7 +25,7 @@ describe('package', () => {
 			expect.arrayContaining([
 				'dist/credentials/MarketplacePartnerApi.credentials.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
-				'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.js',
+				'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js',
 			]),
 		);
 		for (const file of [
@@ -34,8 +34,7 @@ describe('package', () => {
 			'dist/nodes/MarketplacePartner/marketplacePartner.dark.svg',
 			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
 			'dist/credentials/marketplacePartner.svg',
-			'dist/nodes/MarketplacePartnerTrigger/marketplacePartner.svg',
-			'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.json',
+			'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.json',
 		]) {
 			expect(existsSync(path.join(root, file))).toBe(true);
 		}

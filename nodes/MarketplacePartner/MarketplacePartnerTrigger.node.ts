@@ -7,9 +7,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from '../MarketplacePartner/transport/credentials';
-import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from '../MarketplacePartner/transport/webhookSignature';
-import { DeliveryLog } from './deliveryLog';
+import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
+import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
+import { DeliveryLog } from './helpers/deliveryLog';
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
