@@ -7,4 +7,6 @@ module.exports = {
   // Real HTTP over loopback and the real n8n engine: give slow shared machines room.
   testTimeout: 30000,
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  globalSetup: '<rootDir>/test/global-setup.js',
+  globalTeardown: '<rootDir>/test/global-teardown.js',
 };

@@ -1,9 +1,5 @@
-// n8n-core writes to its user folder; keep that out of the home directory.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-partner-test-'));
+// n8n-core writes to its user folder: test/global-setup.js made one for this run (and removes it).
+if (!process.env.N8N_USER_FOLDER) throw new Error('N8N_USER_FOLDER is unset: run the tests through jest, whose globalSetup makes it');
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 // Record everything written through the console (n8n's logger binds console methods when it is

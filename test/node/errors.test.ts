@@ -18,11 +18,18 @@ describe('reading error bodies of any shape', () => {
 });
 
 describe('error messages', () => {
-	test('every code of the spec has a message and a what-to-do', () => {
-		for (const code of ['missing_auth_headers', 'invalid_signature', 'expired_timestamp', 'order_not_found', 'product_not_found', 'forbidden_product']) {
-			expect(API_ERRORS[code].message).toBeTruthy();
-			expect(API_ERRORS[code].description).toBeTruthy();
-		}
+	test('every code of the spec gets its own message and what-to-do, not the fallback', () => {
+		const specCodes = ['missing_auth_headers', 'invalid_signature', 'expired_timestamp', 'order_not_found', 'product_not_found', 'forbidden_product'];
+		const messages = specCodes.map((code) => {
+			const error = apiErrorFromResponse(node, 400, { ok: false, error: { code, message: 'as the API said it' } });
+			expect(error.message).toBe(API_ERRORS[code].message);
+			expect(error.message).not.toMatch(/refused the request \(HTTP/);
+			expect(API_ERRORS[code].description.length).toBeGreaterThan(20);
+			expect(error.description).toContain(API_ERRORS[code].description);
+			expect(error.description).toContain('The API said: as the API said it');
+			return error.message;
+		});
+		expect(new Set(messages).size).toBe(specCodes.length);
 	});
 
 	test('a known code gives its explanation, the API message and the HTTP status', () => {

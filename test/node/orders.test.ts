@@ -108,13 +108,13 @@ describe('Order operations in the n8n engine', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-		expect(items[0].json.order).toBeDefined();
+		expect(items[0].json.order).toMatchObject({ order_item_id: good });
 		expect(items[1].json).toEqual({
 			error: 'The order item was not found',
 			details: { httpCode: '404', code: 'order_not_found', description: expect.stringMatching(/another seller/) },
 		});
 		expect(items[2].json.error).toBe('Order Item ID must be a whole number, but got "abc".');
-		expect(items[3].json.order).toBeDefined();
+		expect(items[3].json).toEqual(items[0].json);
 	});
 
 	test('an invalid Order Item ID without Continue On Fail names the item', async () => {

@@ -26,20 +26,21 @@ describe('Marketplace Partner Trigger', () => {
 	}
 
 	/** Posts a delivery signed here with bare crypto, to shape cases the sandbox does not send. */
-	async function post(body: string, { secret = app().webhookSecret, id = 'whd_manual_1', event = 'order.created', contentType = 'application/json' } = {}) {
+	async function post(
+		body: string,
+		{ secret = app().webhookSecret, id = 'whd_manual_1', event = 'order.created', contentType = 'application/json', omit = '' } = {},
+	) {
 		const ts = String(Math.floor(Date.now() / 1000));
 		const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
-		const res = await request(server!.url, {
-			method: 'POST',
-			body,
-			headers: {
-				'content-type': contentType,
-				'x-svc-webhook-id': id,
-				'x-svc-webhook-timestamp': ts,
-				'x-svc-webhook-signature': signature,
-				'x-svc-webhook-event': event,
-			},
-		});
+		const headers: Record<string, string> = {
+			'content-type': contentType,
+			'x-svc-webhook-id': id,
+			'x-svc-webhook-timestamp': ts,
+			'x-svc-webhook-signature': signature,
+			'x-svc-webhook-event': event,
+		};
+		delete headers[omit];
+		const res = await request(server!.url, { method: 'POST', body, headers });
 		return { status: res.statusCode, text: await res.body.text() };
 	}
 
@@ -125,12 +126,18 @@ describe('Marketplace Partner Trigger', () => {
 		expect(s.runs).toHaveLength(1);
 	});
 
-	test('missing signature headers are answered 401', async () => {
+	test('each signature header alone is required: a signed delivery without it is answered 401', async () => {
 		const s = await listen();
-		const res = await request(s.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
-		expect(res.statusCode).toBe(401);
-		expect(await res.body.text()).toBe('Unauthorized: missing webhook signature headers');
+		for (const header of ['x-svc-webhook-id', 'x-svc-webhook-timestamp', 'x-svc-webhook-signature']) {
+			expect(await post('{"event":"order.created"}', { id: `whd_without_${header}`, omit: header })).toEqual({
+				status: 401,
+				text: 'Unauthorized: missing webhook signature headers',
+			});
+		}
 		expect(s.runs).toHaveLength(0);
+		// The same delivery with every header passes: only the missing header was wrong.
+		expect((await post('{"event":"order.created"}', { id: 'whd_complete' })).status).toBe(200);
+		expect(s.runs).toHaveLength(1);
 	});
 
 	test('an event that is not selected is acknowledged with 200 and starts nothing', async () => {
