@@ -126,12 +126,12 @@ export async function apiRequest(
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
 			failure = error;
-		} finally {
-			policy.release();
 		}
 
 		if (!response) {
 			const code = networkCode(failure);
+			if (code) policy.failed(); // before the slot is freed: the next request must see it
+			policy.release(!code);
 			if (!code) throw toNodeError.call(this, failure, itemIndex);
 			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
 			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
@@ -151,12 +151,16 @@ export async function apiRequest(
 			policy.answered();
 			const envelope = (typeof responseBody === 'string' ? parseJson(responseBody) : responseBody) as IDataObject | undefined;
 			if (envelope && envelope.ok === true && envelope.data && typeof envelope.data === 'object') {
+				policy.release();
 				return envelope.data as IDataObject;
 			}
+			policy.release(true);
 			throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 		}
 
 		if (RETRYABLE_STATUS.has(statusCode)) {
+			policy.failed();
+			policy.release();
 			lastError = apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
 			if (statusCode === 429) policy.rateLimited(sentAt, asked);
@@ -180,11 +184,13 @@ export async function apiRequest(
 			if (!Number.isNaN(serverMs)) {
 				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
 				clockCorrected = true;
+				policy.release();
 				continue;
 			}
 		}
 
 		policy.answered(); // a definitive refusal: the API is working, the request is wrong
+		policy.release(true);
 		throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 	}
 }

@@ -41,10 +41,12 @@ export class RunPolicy {
 	/** Requests allowed in flight now: halved by a 429, grown by one per round of successes. */
 	private window: number;
 	private inFlight = 0;
-	private readonly queue: Array<(granted: boolean) => void> = [];
+	private readonly queue: Array<{ retry: boolean; grant: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
 	private lastDecreaseAt = 0;
 	private rateLimitStreak = 0;
+	/** Passing failures since the API last answered: a window's worth holds back rows not yet sent. */
+	private failureStreak = 0;
 	private lastProgressAt = Date.now();
 	private stopReason?: StopReason;
 	private readonly stopped: Promise<void>;
@@ -73,22 +75,34 @@ export class RunPolicy {
 	 */
 	async acquire(retry: boolean): Promise<boolean> {
 		if (this.stopReason) return false;
-		if (this.queue.length === 0 && this.canStart()) {
-			this.inFlight++;
-			return true;
-		}
-		return await new Promise<boolean>((resolve) => (retry ? this.queue.unshift(resolve) : this.queue.push(resolve)));
+		return await new Promise<boolean>((grant) => {
+			if (retry) this.queue.unshift({ retry, grant });
+			else this.queue.push({ retry, grant });
+			this.dispatch();
+		});
 	}
 
-	release(): void {
+	/**
+	 * Frees the slot of a request that got its answer. After a failure that ends the request, the
+	 * next one starts only once the caller has seen it (a timer turn later): with Concurrency 1 a
+	 * failed row stops the sheet before the next row is sent, as in a sequential run.
+	 */
+	release(final = false): void {
 		this.inFlight--;
-		this.dispatch();
+		if (final) void sleep(0).then(() => this.dispatch());
+		else this.dispatch();
+	}
+
+	/** A request failed for a passing reason and will be retried. */
+	failed(): void {
+		this.failureStreak++;
 	}
 
 	/** The API processed a request (a result or a definitive refusal): the run is making progress. */
 	answered(): void {
 		this.lastProgressAt = Date.now();
 		this.rateLimitStreak = 0;
+		this.failureStreak = 0;
 		if (this.window < this.maxInFlight) {
 			// Additive increase: one more request in flight per window's worth of answers.
 			this.window = Math.min(this.maxInFlight, this.window + 1 / Math.floor(this.window));
@@ -154,17 +168,20 @@ export class RunPolicy {
 		if (this.stopReason) return;
 		this.stopReason = reason;
 		this.signalStopped();
-		for (const waiting of this.queue.splice(0)) waiting(false);
+		for (const waiting of this.queue.splice(0)) waiting.grant(false);
 	}
 
-	private canStart(): boolean {
-		return Date.now() >= this.pausedUntil && this.inFlight < Math.floor(this.window);
+	private canStart(retry: boolean): boolean {
+		if (Date.now() < this.pausedUntil || this.inFlight >= Math.floor(this.window)) return false;
+		// While a whole window of requests in a row has failed, only retries go: a dead API is not
+		// sent every row of the sheet, and rows held back come out as "not sent" if the run gives up.
+		return retry || this.failureStreak < Math.floor(this.window);
 	}
 
 	private dispatch(): void {
-		while (this.queue.length > 0 && this.canStart()) {
+		while (this.queue.length > 0 && this.canStart(this.queue[0].retry)) {
 			this.inFlight++;
-			this.queue.shift()!(true);
+			this.queue.shift()!.grant(true);
 		}
 	}
 
