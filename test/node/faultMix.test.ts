@@ -10,6 +10,7 @@ const ROWS = 1000;
 const PARALLEL = 10;
 export const FAULT_MIX = { rate429: 0.15, retryAfterSec: 1, rate5xx: 0.1, rateDrop: 0.05 };
 
+type Target = { product_id: number; variant: number | '' };
 type Product = { product_id: number; stock: number; variant_combination_ids: number[]; variants?: Array<{ variant_combination_id: number; stock: number }> };
 
 describe(`the fault mix on a ${ROWS}-row sheet, ${RUNS} runs`, () => {
@@ -19,12 +20,12 @@ describe(`the fault mix on a ${ROWS}-row sheet, ${RUNS} runs`, () => {
 	/** Every product and variant of seller A, as `{ product_id, variant }` sheet targets. */
 	async function targetsOf(sb: RunningSandbox) {
 		const products: Product[] = await sb.control('GET', '/products?sellerId=1001');
-		return products.flatMap((p) =>
-			p.variant_combination_ids.length ? p.variant_combination_ids.map((variant) => ({ product_id: p.product_id, variant })) : [{ product_id: p.product_id, variant: '' as const }],
+		return products.flatMap((p): Target[] =>
+			p.variant_combination_ids.length ? p.variant_combination_ids.map((variant) => ({ product_id: p.product_id, variant })) : [{ product_id: p.product_id, variant: '' }],
 		);
 	}
 
-	async function stockOf(sb: RunningSandbox, target: { product_id: number; variant: number | '' }) {
+	async function stockOf(sb: RunningSandbox, target: Target) {
 		const product = await sb.control('GET', `/products/${target.product_id}`);
 		if (target.variant === '') return product.stock;
 		return product.variants.find((v: { variant_combination_id: number }) => v.variant_combination_id === target.variant).stock;
