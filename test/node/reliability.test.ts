@@ -141,6 +141,25 @@ describe('retries and clock correction', () => {
 		expect(stats.byEndpoint['POST /stock_update.php 200']).toBe(24);
 	});
 
+	test('an API that stays at 429 longer than the run may wait: a clear error per row, rows never sent marked so, no hammering', async () => {
+		await sb.control('POST', '/faults', { rate429: 1, retryAfterSec: 1 });
+		const rows = productIds.slice(110, 130).map((product_id) => ({ product_id, stock: 9 }));
+		const { items, error } = await runNode({
+			parameters: { ...sheet, options: { concurrency: 4, giveUpAfter: 2 } },
+			items: rows,
+			credentials: credentials(),
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		const tried = items.filter((i) => i.json.error === 'The Partner API is rate limiting this app');
+		const notSent = items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true);
+		expect(tried.length).toBeGreaterThan(0);
+		expect(tried.length + notSent.length).toBe(rows.length);
+		expect((tried[0].json.details as { description: string }).description).toMatch(/Nothing in this run succeeded for 2 s .*HTTP 429 \(rate_limited\)/);
+		// The run slowed down and paused together: far fewer requests than rows times attempts.
+		expect((await sb.control('GET', '/stats')).byCode.rate_limited).toBeLessThan(rows.length);
+	});
+
 	test('rows of the same product are applied in sheet order even when the first one is retried', async () => {
 		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 1 });
 		const id = productIds[100];
