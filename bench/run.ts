@@ -18,6 +18,7 @@ import { FLOOR_TYPE, floorNodeType, type FloorJob } from './floorNode';
 const { startSandboxProcess } = require('../scripts/sandbox-process');
 
 const quick = process.argv.includes('--quick');
+const FAULT_MIX = { rate429: 0.15, retryAfterSec: 1, rate5xx: 0.1, rateDrop: 0.05 };
 const scale = quick ? 0.1 : 1;
 const PULL_ORDERS = 10_000 * scale;
 const SYNC_ROWS = 5_000 * scale;
@@ -204,6 +205,20 @@ async function main() {
 			ratioToN8nFloor: median(nodeDefault) / median(floorSync),
 		};
 
+		// 2b. The same sync under issue 14's fault mix: 15 % 429 (Retry-After 1 s), 10 % 503, 5 % dropped.
+		process.stderr.write(`stock sync of ${SYNC_ROWS} rows under the fault mix…\n`);
+		await control(sandbox, 'POST', '/faults', { latencyMs: SYNC_LATENCY_MS, ...FAULT_MIX });
+		const faultMix: number[] = [];
+		for (let r = 0; r < (quick ? 1 : 2); r++) faultMix.push((await nodeSync(DEFAULT_CONCURRENCY)).seconds);
+		await control(sandbox, 'POST', '/faults/reset');
+		results.stockSyncFaultMix = {
+			rows: SYNC_ROWS,
+			faults: FAULT_MIX,
+			nodeRowsPerSecond: rate(median(faultMix)),
+			cleanRowsPerSecond: rate(median(nodeDefault)),
+			slowdown: median(faultMix) / median(nodeDefault),
+		};
+
 		// 3. Webhook verification.
 		process.stderr.write('webhook verification…\n');
 		const v1k = verifyBench(1024, quick ? 5_000 : 50_000);
@@ -258,6 +273,7 @@ async function main() {
 		`| Stock sync ${s.rows} rows, ${s.latencyMs} ms latency, concurrency ${s.concurrency} | ${fmt(s.nodeDefaultRowsPerSecond, 0)} rows/s | undici ${fmt(s.undiciRowsPerSecond, 0)} rows/s | ${fmt(s.ratio)}x time | ≤ 1.5x |`,
 		`| Stock sync: n8n's own HTTP helper, same concurrency (the floor) | ${fmt(s.nodeDefaultRowsPerSecond, 0)} rows/s | floor ${fmt(s.n8nHelperFloorRowsPerSecond, 0)} rows/s | ${fmt(s.ratioToN8nFloor)}x time | (our overhead) |`,
 		`| Stock sync: default concurrency vs sequential | ${fmt(s.nodeDefaultRowsPerSecond, 0)} rows/s | sequential ${fmt(s.nodeSequentialRowsPerSecond, 0)} rows/s | ${fmt(s.speedup)}x faster | ≥ 4x |`,
+		`| Stock sync under the fault mix (15 % 429 with Retry-After 1 s, 10 % 503, 5 % dropped), all rows applied | ${fmt(results.stockSyncFaultMix.nodeRowsPerSecond, 0)} rows/s | no faults ${fmt(results.stockSyncFaultMix.cleanRowsPerSecond, 0)} rows/s | ${fmt(results.stockSyncFaultMix.slowdown)}x time | (report) |`,
 		`| Verify 1 KB webhook | ${fmt(results.verify.ns1k.ours / 1000)} µs | bare HMAC ${fmt(results.verify.ns1k.bare / 1000)} µs | ${fmt(results.verify.ratio1k)}x | ≤ 1.1x |`,
 		`| Verify 1 MB webhook | ${fmt(results.verify.ns1m.ours / 1000)} µs | bare HMAC ${fmt(results.verify.ns1m.bare / 1000)} µs | ${fmt(results.verify.ratio1m)}x | ≤ 1.1x |`,
 		`| Memory: Return All ${m.pullOrders} orders | ${fmt(m.pullPeakBytesPerOrder, 0)} B/order peak (${fmt(m.pullPeakRssMiB, 0)} MiB) | ${fmt(m.pullPeakBytesPerOrderAtTenth, 0)} B/order at a tenth; output ${fmt(m.outputBytesPerOrder, 0)} B/order | growth ${fmt(m.pullPeakBytesPerOrder / m.pullPeakBytesPerOrderAtTenth)}x | linear |`,

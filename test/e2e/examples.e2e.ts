@@ -1,6 +1,6 @@
 // Every example workflow run by the real n8n (pinned, provisioned into .state/runtime) with this
 // package installed as a community package, against the sandbox; effects asserted in the sandbox.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort, n8nCommand, parseRawOutput, startN8n, ROOT } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prepareWorkspace, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
+const { prepareWorkspace, exampleFor, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 // n8n stores execution data in the `flatted` format; its own copy reads it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
@@ -96,6 +96,85 @@ describe('the examples in real n8n', () => {
 
 		const third = await execute(userFolder, 'mpExampleOrderSync');
 		expect(output(third, 'Orders Updated Since')).toEqual([]);
+	});
+
+	test("Issue 14's fault mix (15 % 429 with Retry-After 1 s, 10 % 503, 5 % dropped) on a 301-row sheet: the run completes, every row at its value", async () => {
+		const products = await sb.control('GET', '/products?sellerId=1001');
+		const targets = products.flatMap((p: { product_id: number; variant_combination_ids: number[] }) =>
+			p.variant_combination_ids.length ? p.variant_combination_ids.map((v) => ({ product_id: p.product_id, variant_combination_id: v })) : [{ product_id: p.product_id, variant_combination_id: '' }],
+		);
+		// As a sheet gives them: text cells, the variant empty for products without variants.
+		const rows = targets.slice(0, 301).map((t: { product_id: number; variant_combination_id: number | '' }, i: number) => ({
+			product_id: String(t.product_id),
+			variant_combination_id: String(t.variant_combination_id),
+			stock: String(500 + i),
+		}));
+		const credentials = exampleFor('spreadsheet-to-stock.json', sb.baseUrl).nodes.find((n: { name: string }) => n.name === 'Update Stock').credentials;
+		const workflow = {
+			id: 'mpFaultMixSync01',
+			name: 'Stock sync under the fault mix',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{ id: 'f0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'f0000000-0000-4000-8000-000000000002',
+					name: 'Sheet',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [200, 0],
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify({ rows }), options: {} },
+				},
+				{ id: 'f0000000-0000-4000-8000-000000000003', name: 'Rows', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0], parameters: { fieldToSplitOut: 'rows', options: {} } },
+				{
+					id: 'f0000000-0000-4000-8000-000000000004',
+					name: 'Update Stock',
+					type: 'n8n-nodes-marketplace-partner.marketplacePartner',
+					typeVersion: 1,
+					position: [600, 0],
+					parameters: {
+						resource: 'stock',
+						operation: 'update',
+						productId: '={{ $json.product_id }}',
+						stock: '={{ $json.stock }}',
+						additionalFields: { variantCombinationId: '={{ $json.variant_combination_id }}' },
+						options: {},
+					},
+					credentials,
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Sheet', type: 'main', index: 0 }]] },
+				Sheet: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Rows: { main: [[{ node: 'Update Stock', type: 'main', index: 0 }]] },
+			},
+		};
+		const file = path.join(userFolder, 'fault-mix.json');
+		writeFileSync(file, JSON.stringify(workflow));
+		await n8nCommand(userFolder, ['import:workflow', `--input=${file}`]);
+
+		await sb.control('POST', '/stats/reset');
+		await sb.control('POST', '/faults', { rate429: 0.15, retryAfterSec: 1, rate5xx: 0.1, rateDrop: 0.05 });
+		const started = Date.now();
+		let run: Run;
+		try {
+			run = await execute(userFolder, 'mpFaultMixSync01');
+		} finally {
+			await sb.control('POST', '/faults/reset');
+		}
+		process.stderr.write(`e2e fault mix, ${rows.length} rows: n8n execute took ${(Date.now() - started) / 1000} s\n`);
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(output(run, 'Update Stock').map((r) => r.new_stock)).toEqual(rows.map((r: { stock: string }) => Number(r.stock)));
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byCode).toMatchObject({ rate_limited: expect.any(Number), service_unavailable: expect.any(Number), dropped: expect.any(Number) });
+		// The witness: the sandbox's own stock of every row.
+		for (const row of rows) {
+			const product = await sb.control('GET', `/products/${row.product_id}`);
+			const stock = row.variant_combination_id
+				? product.variants.find((v: { variant_combination_id: number }) => v.variant_combination_id === Number(row.variant_combination_id)).stock
+				: product.stock;
+			expect(stock).toBe(Number(row.stock));
+		}
 	});
 
 	describe('with n8n started', () => {

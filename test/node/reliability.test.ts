@@ -7,6 +7,7 @@ describe('retries and clock correction', () => {
 	let productIds: number[];
 	const credentials = () => credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
 	const ping = { resource: 'connection', operation: 'ping' };
+	const sheet = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}' };
 	const codes = async () => (await sb.control('GET', '/stats')).recent.map((r: { status: number; code: string | null }) => r.code ?? r.status);
 
 	beforeAll(async () => {
@@ -47,27 +48,125 @@ describe('retries and clock correction', () => {
 		expect(stats.byCode).toMatchObject({ dropped: 3, rate_limited: 3, service_unavailable: 3 });
 	});
 
-	test('retries are bounded: after 5 attempts the error says the API is unavailable', async () => {
-		await sb.control('POST', '/faults', { next5xx: 10 });
-		const { error } = await runNode({ parameters: ping, credentials: credentials() });
-		expect(error?.message).toBe('The Partner API is temporarily unavailable');
-		expect(await codes()).toEqual(Array(5).fill('service_unavailable'));
+	test('retries follow progress, not a count: six dropped connections in a row, then it works', async () => {
+		await sb.control('POST', '/faults', { nextDrop: 6 });
+		const { items, error } = await runNode({ parameters: ping, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items[0].json.pong).toBe(true);
+		expect(await codes()).toEqual([...Array(6).fill('dropped'), 200]);
 	});
 
-	test('a Retry-After beyond a minute is not waited for: the error says so at once', async () => {
-		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 3600 });
+	test('an API answering only 503 stops the run after Give Up After, with a clear error', async () => {
+		await sb.control('POST', '/faults', { rate5xx: 1 });
 		const started = Date.now();
+		const { error } = await runNode({ parameters: { ...ping, options: { giveUpAfter: 2 } }, credentials: credentials() });
+		expect(error?.message).toBe('The Partner API is temporarily unavailable');
+		expect(error?.description).toMatch(/Nothing in this run succeeded for 2 s \(option Give Up After\), so the node gave up; the last attempt got HTTP 503 \(service_unavailable\)\./);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2000); // kept trying for the whole bound
+		expect((await codes()).every((c: unknown) => c === 'service_unavailable')).toBe(true);
+	});
+
+	test('a refused connection stops the run after Give Up After and says so', async () => {
+		const gone = await startSandbox();
+		const baseUrl = gone.baseUrl;
+		await gone.close();
+		const { error } = await runNode({
+			parameters: { ...ping, options: { giveUpAfter: 1 } },
+			credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']),
+		});
+		expect(error?.message).toBe('Could not reach the Partner API: the connection was refused');
+		expect(error?.description).toMatch(/last error: ECONNREFUSED.*Nothing in this run succeeded for 1 s .*no answer \(ECONNREFUSED\)/);
+	});
+
+	test('a Retry-After longer than Give Up After is not waited for: the error says so at once', async () => {
+		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 3600 });
 		const { error } = await runNode({ parameters: ping, credentials: credentials() });
 		expect(error?.message).toBe('The Partner API is rate limiting this app');
-		expect(Date.now() - started).toBeLessThan(5000);
+		expect(error?.description).toMatch(/asked to wait 3600 s \(Retry-After\), longer than .*Give Up After: 300 s/);
+		expect(await codes()).toEqual(['rate_limited']);
 	});
 
-	test('dropped connections until the retries run out give an error that names the cause', async () => {
-		await sb.control('POST', '/faults', { nextDrop: 10 });
-		const { error, items } = await runNode({ parameters: ping, credentials: credentials(), continueOnFail: true });
+	test('a stock sheet against a dead API: no row applied, the error counts the rows and says re-running is safe', async () => {
+		await sb.control('POST', '/faults', { rate5xx: 1 });
+		const rows = productIds.slice(30, 50).map((product_id) => ({ product_id, stock: 77 }));
+		const before = await Promise.all(rows.map(async (r) => (await sb.control('GET', `/products/${r.product_id}`)).stock));
+		const { error } = await runNode({ parameters: { ...sheet, options: { concurrency: 4, giveUpAfter: 2 } }, items: rows, credentials: credentials() });
+		expect(error?.message).toBe('The Partner API is temporarily unavailable');
+		expect(error?.description).toMatch(/Row \d+ of 20 failed; 0 rows were applied, the other 20 not\. .*running the whole sheet again is safe/);
+		await sb.control('POST', '/faults/reset');
+		for (const [i, row] of rows.entries()) expect((await sb.control('GET', `/products/${row.product_id}`)).stock).toBe(before[i]);
+	});
+
+	test('a row the API refuses stops the sheet: the error names the row and how many were applied before it', async () => {
+		const foreign = (await sb.control('GET', '/products?sellerId=1002'))[0].product_id;
+		const rows = [...productIds.slice(50, 55), foreign, ...productIds.slice(55, 59)].map((product_id, i) => ({ product_id, stock: 60 + i }));
+		const { error } = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
+		expect(error?.message).toBe('The product belongs to another seller');
+		expect(error?.context?.itemIndex).toBe(5);
+		expect(error?.description).toMatch(/Row 6 of 10 failed; 5 rows were applied, the other 5 not\./);
+		expect((await sb.control('GET', '/stats')).byEndpoint['POST /stock_update.php 200']).toBe(5);
+	});
+
+	test('with Continue On Fail, rows never sent after the run gave up are "not sent", apart from rows the API refused', async () => {
+		const foreign = (await sb.control('GET', '/products?sellerId=1002'))[0].product_id;
+		const rows = [foreign, ...productIds.slice(60, 66)].map((product_id) => ({ product_id, stock: 5 }));
+		await sb.control('POST', '/faults', { latencyMs: 300 });
+		const running = runNode({ parameters: { ...sheet, options: { concurrency: 1, giveUpAfter: 1 } }, items: rows, credentials: credentials(), continueOnFail: true });
+		// The API goes down once the first row has been answered (the second is then on its way).
+		while ((await sb.control('GET', '/stats')).requests < 1) await new Promise((r) => setTimeout(r, 20));
+		await sb.control('POST', '/faults', { rate5xx: 1, latencyMs: 0 });
+		const { items, error } = await running;
 		expect(error).toBeUndefined();
-		expect(items[0].json.error).toBe('Could not reach the Partner API: the connection was closed before an answer came');
-		expect((items[0].json.details as { description: string }).description).toMatch(/Tried 5 times/);
+		expect(items).toHaveLength(rows.length);
+		expect(items[0].json).toMatchObject({ error: 'The product belongs to another seller', details: { code: 'forbidden_product', httpCode: '403' } });
+		expect(items[0].json.details).not.toHaveProperty('notSent');
+		expect(items[1].json).toMatchObject({ error: 'The Partner API is temporarily unavailable', details: { httpCode: '503' } });
+		for (const item of items.slice(2)) {
+			expect(item.json).toMatchObject({ error: 'Not sent: the node stopped before sending this request', details: { notSent: true } });
+			expect((item.json.details as { description: string }).description).toMatch(/Nothing in this run succeeded for 1 s/);
+		}
+		expect(items.map((i) => i.pairedItem)).toEqual(rows.map((_, i) => ({ item: i })));
+	});
+
+	test('429s in a row pause the whole run and halve what is in flight; it ends with every row applied', async () => {
+		await sb.control('POST', '/faults', { next429: 6, retryAfterSec: 1 });
+		const rows = productIds.slice(70, 94).map((product_id, i) => ({ product_id, stock: 300 + i }));
+		const started = Date.now();
+		const { items, error } = await runNode({ parameters: { ...sheet, options: { concurrency: 8 } }, items: rows, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.new_stock)).toEqual(rows.map((r) => r.stock));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // the pause honoured Retry-After
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byCode.rate_limited).toBe(6);
+		expect(stats.byEndpoint['POST /stock_update.php 200']).toBe(24);
+	});
+
+	test('an API that stays at 429 longer than the run may wait: a clear error per row, rows never sent marked so, no hammering', async () => {
+		await sb.control('POST', '/faults', { rate429: 1, retryAfterSec: 1 });
+		const rows = productIds.slice(110, 130).map((product_id) => ({ product_id, stock: 9 }));
+		const { items, error } = await runNode({
+			parameters: { ...sheet, options: { concurrency: 4, giveUpAfter: 2 } },
+			items: rows,
+			credentials: credentials(),
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		const tried = items.filter((i) => i.json.error === 'The Partner API is rate limiting this app');
+		const notSent = items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true);
+		expect(tried.length).toBeGreaterThan(0);
+		expect(tried.length + notSent.length).toBe(rows.length);
+		expect((tried[0].json.details as { description: string }).description).toMatch(/Nothing in this run succeeded for 2 s .*HTTP 429 \(rate_limited\)/);
+		// The run slowed down and paused together: far fewer requests than rows times attempts.
+		expect((await sb.control('GET', '/stats')).byCode.rate_limited).toBeLessThan(rows.length);
+	});
+
+	test('rows of the same product are applied in sheet order even when the first one is retried', async () => {
+		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 1 });
+		const id = productIds[100];
+		const rows = [{ product_id: id, stock: 1 }, { product_id: productIds[101], stock: 2 }, { product_id: id, stock: 3 }];
+		const { error } = await runNode({ parameters: { ...sheet, options: { concurrency: 8 } }, items: rows, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect((await sb.control('GET', `/products/${id}`)).stock).toBe(3);
 	});
 
 	test('a clock 10 minutes off is corrected from the Date header, once, then remembered', async () => {

@@ -3,6 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import * as connection from './connection/Connection.resource';
 import * as order from './order/Order.resource';
 import * as stock from './stock/Stock.resource';
+import { readRunOptions } from './runOptions';
+import { startRun } from '../transport/runPolicy';
 
 type Operation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 
@@ -19,5 +21,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!run) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
+	// One retry policy for every request of this run: retries follow the run's progress.
+	startRun(this, readRunOptions(this));
 	return [await run.execute.call(this)];
 }

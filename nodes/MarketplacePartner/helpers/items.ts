@@ -1,10 +1,12 @@
 // Turning failures into per-item n8n errors and, under Continue On Fail, into error items.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NotSentError } from '../transport/errors';
+import type { ApiContext } from '../transport/runPolicy';
 
 /** Our own errors keep their type; anything else (e.g. a value parser's Error) gets the item index. */
 export function toNodeError(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	error: unknown,
 	itemIndex: number | undefined,
 ): NodeApiError | NodeOperationError {
@@ -26,6 +28,8 @@ export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: n
 	const code = (error as NodeApiError).errorResponse?.code;
 	if (typeof code === 'string') details.code = code;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
+	// Never reached the API, so nothing changed: unlike a row the API refused.
+	if (error instanceof NotSentError) details.notSent = true;
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 

@@ -1,6 +1,6 @@
 // What each API error code means for the person running the workflow, and what to do about it.
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 interface Explanation {
 	message: string;
@@ -87,11 +87,11 @@ export const API_ERRORS: Record<string, Explanation> = {
 	method_not_allowed: { message: 'The Partner API does not accept this HTTP method here', description: '' },
 	rate_limited: {
 		message: 'The Partner API is rate limiting this app',
-		description: 'The node retried as the API asked (Retry-After) and gave up. Lower the concurrency or run the workflow later.',
+		description: 'The node waited as the API asked (Retry-After) and slowed down. Lower Concurrency, raise Give Up After, or run the workflow later.',
 	},
 	service_unavailable: {
 		message: 'The Partner API is temporarily unavailable',
-		description: 'The node retried with backoff and gave up. Try again later.',
+		description: 'The node retried with backoff. Try again later, or raise Give Up After to wait longer.',
 	},
 };
 
@@ -151,4 +151,16 @@ export function apiErrorFromResponse(node: INode, statusCode: number, body: unkn
 	}
 	const errorResponse: JsonObject = { httpCode: String(statusCode), code: parsed.code ?? null, apiMessage: parsed.message ?? null };
 	return new NodeApiError(node, errorResponse, { message, description, httpCode: String(statusCode), itemIndex });
+}
+
+/**
+ * A request the run stopped before it reached the API (the run gave up, or another row failed):
+ * nothing was changed by it, so it is told apart from a request the API refused.
+ */
+export class NotSentError extends NodeOperationError {
+	readonly notSent = true;
+
+	constructor(node: INode, reason: string, itemIndex?: number) {
+		super(node, 'Not sent: the node stopped before sending this request', { description: reason, itemIndex });
+	}
 }

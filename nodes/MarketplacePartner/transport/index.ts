@@ -3,29 +3,27 @@
 import type {
 	ICredentialsDecrypted,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, parseJson, readErrorBody } from './errors';
+import { apiErrorFromResponse, NotSentError, parseJson, readErrorBody } from './errors';
+import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
 
 /**
  * Every endpoint is safe to retry: GETs read, and a stock update sets an absolute value, so
- * applying it twice leaves the same stock as applying it once. Retried: 429 (after Retry-After),
- * 502/503/504 and connections dropped before an answer. Each attempt is signed afresh.
+ * applying it twice leaves the same stock as applying it once. Retried: 429 and 503 (after their
+ * Retry-After), 502/504, time-outs and connections dropped before an answer, for as long as the
+ * run's policy (runPolicy.ts) allows. Each attempt is signed afresh.
  */
-const MAX_RETRIES = 4;
-const RETRY_BASE_MS = 300;
-const MAX_RETRY_AFTER_MS = 60_000;
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed/i;
+const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed|timeout/i;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Seconds the API's clock is ahead of ours, per base URL, learnt from an expired_timestamp answer. */
@@ -44,9 +42,9 @@ interface LoadedCredentials {
 
 // One credential read per node run: in n8n each read is a database query plus a decryption, and a
 // sheet of thousands of rows would otherwise pay for it twice per row.
-const credentialsByRun = new WeakMap<IExecuteFunctions, Promise<LoadedCredentials>>();
+const credentialsByRun = new WeakMap<ApiContext, Promise<LoadedCredentials>>();
 
-async function loadCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<LoadedCredentials> {
+async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedCredentials> {
 	const data = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	let parsed: PartnerCredentials;
 	try {
@@ -58,7 +56,7 @@ async function loadCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<
 	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
 }
 
-function credentialsFor(this: IExecuteFunctions, itemIndex?: number): Promise<LoadedCredentials> {
+function credentialsFor(this: ApiContext, itemIndex?: number): Promise<LoadedCredentials> {
 	let loaded = credentialsByRun.get(this);
 	if (!loaded) {
 		loaded = loadCredentials.call(this, itemIndex);
@@ -76,11 +74,6 @@ function retryAfterMs(header: unknown): number | undefined {
 	return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-function backoffMs(retry: number): number {
-	const exp = RETRY_BASE_MS * 2 ** retry;
-	return exp / 2 + Math.random() * (exp / 2);
-}
-
 function networkCode(error: unknown): string | undefined {
 	const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
 	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter(Boolean).join(' ');
@@ -88,26 +81,33 @@ function networkCode(error: unknown): string | undefined {
 }
 
 export async function apiRequest(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	method: IHttpRequestMethods,
 	endpoint: Endpoint,
 	{ qs, body, itemIndex }: RequestOptions = {},
 ): Promise<IDataObject> {
 	const { decrypted, parsed: credentials } = await credentialsFor.call(this, itemIndex);
+	const policy = runPolicyOf(this);
 	const query = qs ? buildQueryString(qs) : '';
 	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
 	// Serialised once, here: these exact bytes are signed and sent on every attempt.
 	const rawBody = body === undefined ? undefined : JSON.stringify(body);
-	let retries = 0;
+	let attempts = 0;
 	let clockCorrected = false;
+	// The last transient failure, thrown if the run stops before a retry succeeds.
+	let lastError: NodeApiError | undefined;
 
 	for (;;) {
+		if (!(await policy.acquire(attempts > 0))) throw stopped(this, policy, lastError, itemIndex);
 		const headers: IDataObject = { Accept: 'application/json' };
 		if (rawBody !== undefined) headers['Content-Type'] = 'application/json';
 		const offset = clockOffsets.get(credentials.baseUrl);
 		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
 
-		let response: IN8nHttpFullResponse;
+		const sentAt = Date.now();
+		attempts++;
+		let response: IN8nHttpFullResponse | undefined;
+		let failure: unknown;
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
@@ -119,45 +119,64 @@ export async function apiRequest(
 					headers,
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
-					timeout: REQUEST_TIMEOUT_MS,
+					timeout: policy.timeoutMs(REQUEST_TIMEOUT_MS),
 				},
 				// Already read for this run: spares n8n a second read per request.
 				{ credentialsDecrypted: decrypted },
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			const code = networkCode(error);
-			if (code && retries < MAX_RETRIES) {
-				await sleep(backoffMs(retries++));
-				continue;
+			failure = error;
+		}
+
+		if (!response) {
+			const code = networkCode(failure);
+			if (code) policy.failed(); // before the slot is freed: the next request must see it
+			policy.release(!code);
+			if (!code) throw toNodeError.call(this, failure, itemIndex);
+			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
+			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
+				message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
+				description: `Tried ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${code}). Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
+				itemIndex,
+			});
+			if (!(await policy.waitToRetry(policy.backoffMs(attempts - 1), `no answer (${code})`, itemIndex))) {
+				throw stopped(this, policy, lastError, itemIndex);
 			}
-			if (code) {
-				// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
-				throw new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
-					message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
-					description: `Tried ${retries + 1} times (last error: ${code}). Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
-					itemIndex,
-				});
-			}
-			throw toNodeError.call(this, error, itemIndex);
+			continue;
 		}
 
 		const { statusCode, headers: responseHeaders } = response;
 		const responseBody = response.body as unknown;
 		if (statusCode >= 200 && statusCode < 300) {
+			policy.answered();
 			const envelope = (typeof responseBody === 'string' ? parseJson(responseBody) : responseBody) as IDataObject | undefined;
 			if (envelope && envelope.ok === true && envelope.data && typeof envelope.data === 'object') {
+				policy.release();
 				return envelope.data as IDataObject;
 			}
+			policy.release(true);
 			throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 		}
 
-		if (RETRYABLE_STATUS.has(statusCode) && retries < MAX_RETRIES) {
-			const asked = statusCode === 429 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
-			if (asked === undefined || asked <= MAX_RETRY_AFTER_MS) {
-				await sleep(asked ?? backoffMs(retries));
-				retries++;
-				continue;
+		if (RETRYABLE_STATUS.has(statusCode)) {
+			policy.failed();
+			policy.release();
+			lastError = apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
+			if (statusCode === 429) policy.rateLimited(sentAt, asked);
+			if (asked !== undefined && asked > policy.giveUpAfterMs) {
+				// Waiting that long cannot happen within the run's bound: stop now rather than ask again.
+				policy.stop({
+					gaveUp: true,
+					itemIndex,
+					message: `The API asked to wait ${Math.ceil(asked / 1000)} s (Retry-After), longer than the node may wait without progress (Give Up After: ${Math.round(policy.giveUpAfterMs / 1000)} s).`,
+				});
+				throw stopped(this, policy, lastError, itemIndex);
 			}
+			const { code } = readErrorBody(responseBody);
+			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${statusCode}${code ? ` (${code})` : ''}`, itemIndex);
+			if (!waited) throw stopped(this, policy, lastError, itemIndex);
+			continue;
 		}
 
 		if (statusCode === 401 && !clockCorrected && readErrorBody(responseBody).code === 'expired_timestamp') {
@@ -165,17 +184,31 @@ export async function apiRequest(
 			if (!Number.isNaN(serverMs)) {
 				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
 				clockCorrected = true;
+				policy.release();
 				continue;
 			}
 		}
 
+		policy.answered(); // a definitive refusal: the API is working, the request is wrong
+		policy.release(true);
 		throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
 	}
 }
 
+/**
+ * The error of a request the run stopped: its own last failure when it was tried (with why the run
+ * stopped), or a "not sent" error when it never reached the API.
+ */
+function stopped(context: ApiContext, policy: RunPolicy, lastError: NodeApiError | undefined, itemIndex?: number) {
+	const reason = policy.stopReasonIfAny?.message ?? 'The run stopped.';
+	if (!lastError) return new NotSentError(context.getNode(), reason, itemIndex);
+	lastError.description = [lastError.description, reason].filter(Boolean).join(' ');
+	return lastError;
+}
+
 function describeNetworkError(code: string): string {
 	if (/ECONNREFUSED/i.test(code)) return 'the connection was refused';
-	if (/ETIMEDOUT/i.test(code)) return 'the connection timed out';
+	if (/ETIMEDOUT|ECONNABORTED|timeout/i.test(code)) return 'the request timed out';
 	if (/EAI_AGAIN/i.test(code)) return 'the host name could not be resolved';
 	return 'the connection was closed before an answer came';
 }

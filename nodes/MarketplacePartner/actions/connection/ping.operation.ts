@@ -1,8 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
+import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
-export const description: INodeProperties[] = [];
+const displayOptions = { show: { resource: ['connection'], operation: ['ping'] } };
+
+export const description = updateDisplayOptions(displayOptions, [optionsCollection(giveUpAfterOption)]);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
+import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -14,6 +15,7 @@ const properties: INodeProperties[] = [
 		description:
 			"The order item's order_item_id field, as returned by Order > Get Many or by the trigger's order events. Map it from the previous node with an expression.",
 	},
+	optionsCollection(giveUpAfterOption),
 ];
 
 const displayOptions = { show: { resource: ['order'], operation: ['get'] } };

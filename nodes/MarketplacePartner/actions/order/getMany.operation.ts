@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
+import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 /** The API's maximum page size: Return All asks for full pages. */
 const MAX_PAGE_SIZE = 100;
@@ -49,6 +50,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	optionsCollection(giveUpAfterOption),
 ];
 
 const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };

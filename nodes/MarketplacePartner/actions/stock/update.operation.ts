@@ -1,12 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { parameterReader } from '../../helpers/parameters';
 import { toWholeNumber } from '../../helpers/values';
 import { errorItem, toNodeError } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { mapWithConcurrency } from '../../transport/concurrency';
+import { runPolicyOf } from '../../transport/runPolicy';
+import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
 
-export const DEFAULT_CONCURRENCY = 8;
+/**
+ * Rows in progress at once. A row waiting for its retry holds no request slot (the run's policy
+ * bounds those), so a run keeps many more rows in progress than requests in flight: under random
+ * 429s a tenth of the rows may be waiting out a Retry-After at any moment. The bound keeps the
+ * memory of a 100,000-row sheet flat.
+ */
+const ROWS_IN_PROGRESS = 256;
 
 const properties: INodeProperties[] = [
 	{
@@ -52,24 +60,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Concurrency',
-				name: 'concurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 32 },
-				default: DEFAULT_CONCURRENCY,
-				description:
-					'How many stock updates of this run are sent at the same time. Results keep the order of the input rows. Lower it if the marketplace rate-limits you.',
-			},
-		],
-	},
+	optionsCollection(concurrencyOption, giveUpAfterOption),
 ];
 
 const displayOptions = { show: { resource: ['stock'], operation: ['update'] } };
@@ -107,28 +98,49 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		throw (prepared[firstInvalid] as { error: NodeOperationError }).error;
 	}
 
-	const concurrency = toWholeNumber(
-		(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency ?? DEFAULT_CONCURRENCY,
-		'Concurrency',
-		{ min: 1 },
-	) as number;
-	let stopped = false;
+	const policy = runPolicyOf(this);
+	// Rows that set the same product (or variant) are sent one after the other, in sheet order: a
+	// retry must not let an earlier row overwrite a later one.
+	const previousOfTarget = new Map<string, Promise<unknown>>();
 	// Per row: its result, its error, or nothing when it was never started.
-	const results = await mapWithConcurrency(items.length, concurrency, async (i): Promise<INodeExecutionData | Error | undefined> => {
+	const results = await mapWithConcurrency(items.length, ROWS_IN_PROGRESS, async (i): Promise<INodeExecutionData | Error | undefined> => {
 		const row = prepared[i];
 		if ('error' in row) return errorItem(row.error, i);
-		if (stopped) return undefined;
+		const target = `${row.body.product_id}/${row.body.variant_combination_id ?? ''}`;
+		const previous = previousOfTarget.get(target);
+		const sending = (async () => {
+			if (previous) await previous;
+			return await apiRequest.call(this, 'POST', '/stock_update.php', { body: row.body, itemIndex: i });
+		})();
+		previousOfTarget.set(target, sending.catch(() => undefined));
 		try {
-			const data = await apiRequest.call(this, 'POST', '/stock_update.php', { body: row.body, itemIndex: i });
-			return { json: data, pairedItem: { item: i } };
+			return { json: await sending, pairedItem: { item: i } };
 		} catch (error) {
 			const nodeError = toNodeError.call(this, error, i);
 			if (continueOnFail) return errorItem(nodeError, i);
-			stopped = true; // as in a sequential run, no further row is started after a failure
+			// As in a sequential run, no further row is sent after a failure.
+			policy.stop({ gaveUp: false, itemIndex: i, message: `The node stopped at row ${i + 1}, which failed.` });
 			return nodeError;
 		}
 	});
-	const failure = results.find((r) => r instanceof Error);
-	if (failure) throw failure;
+	// The row that stopped the run; rows cut off after it are not the news.
+	const stoppedAt = policy.stopReasonIfAny?.itemIndex;
+	const failure = (stoppedAt !== undefined && results[stoppedAt] instanceof Error ? results[stoppedAt] : undefined) ?? results.find((r) => r instanceof Error);
+	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results);
 	return results as INodeExecutionData[];
+}
+
+/**
+ * Without Continue On Fail the run stops at the first row that fails for good: the error says how
+ * far the sheet got, which row failed, and that running it again is safe.
+ */
+function withSheetSummary(failure: NodeApiError | NodeOperationError, results: Array<INodeExecutionData | Error | undefined>) {
+	const applied = results.filter((r) => r !== undefined && !(r instanceof Error) && r.json.error === undefined).length;
+	const row = (failure.context.itemIndex as number) + 1;
+	const total = results.length;
+	const summary =
+		`Row ${row} of ${total} failed; ${applied} row${applied === 1 ? ' was' : 's were'} applied, the other ${total - applied} not. ` +
+		'Stock updates set absolute values, so running the whole sheet again is safe: rows already applied are set to the same values.';
+	failure.description = [failure.description, summary].filter(Boolean).join(' ');
+	return failure;
 }

@@ -1,0 +1,43 @@
+// The options every operation shares: how long a run waits for the API to make progress, and (for
+// operations that send many requests at once) how many requests it keeps in flight.
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { toWholeNumber } from '../helpers/values';
+import { DEFAULT_CONCURRENCY, DEFAULT_GIVE_UP_AFTER_SEC, type RunOptions } from '../transport/runPolicy';
+
+export const giveUpAfterOption: INodeProperties = {
+	displayName: 'Give Up After (Seconds)',
+	name: 'giveUpAfter',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_GIVE_UP_AFTER_SEC,
+	description:
+		'While requests of this run keep succeeding, a request that fails for a passing reason (rate limit, 502/503/504, time-out, dropped connection) is retried, however often. The run gives up only when no request has succeeded for this long.',
+};
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 32 },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'The most requests of this run in flight at the same time. Under a rate limit the node sends fewer on its own and comes back up to this number. Results keep the order of the input rows.',
+};
+
+/** An Options collection holding the given options (sorted by name, as n8n lists them). */
+export function optionsCollection(...options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
+
+export function readRunOptions(context: IExecuteFunctions): RunOptions {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	try {
+		return {
+			giveUpAfterMs: (toWholeNumber(options.giveUpAfter ?? DEFAULT_GIVE_UP_AFTER_SEC, 'Give Up After', { min: 1 }) as number) * 1000,
+			concurrency: toWholeNumber(options.concurrency ?? DEFAULT_CONCURRENCY, 'Concurrency', { min: 1 }) as number,
+		};
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
+}
