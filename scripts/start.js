@@ -7,21 +7,10 @@
 const path = require('node:path');
 const { STATE, N8N_VERSION, provision, startN8n, log } = require('./lib');
 const { startSandboxProcess } = require('./sandbox-process');
-const { prepareWorkspace } = require('./workspace');
+const { prepareWorkspace, setUpOwner, OWNER } = require('./workspace');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Partner-2026' };
-
-async function setUpOwner(url) {
-  // A fresh n8n asks for an owner account first; the demo creates one so the editor opens straight away.
-  const res = await fetch(`${url}/rest/owner/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  return res.ok;
-}
 
 async function main() {
   provision();
