@@ -130,6 +130,8 @@ describe('the examples in real n8n', () => {
 			await sb.control('POST', '/deliveries/wait');
 			const attempts = await sb.control('GET', `/deliveries?deliveryId=${created.deliveries[0].deliveryId}`);
 			expect(attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200]);
+			// n8n's own answer for a started run, not the literal "firstEntryJson" of its default.
+			expect(JSON.parse(attempts[0].responseBody)).toEqual({ message: 'Workflow was started' });
 
 			let list: Array<{ id: string; status: string }> = [];
 			for (let i = 0; i < 60 && !(list[0]?.status === 'success'); i++) {
