@@ -126,7 +126,7 @@ describe('Order operations in the n8n engine', () => {
 		expect(items[0].json.order).toBeDefined();
 		expect(items[1].json).toEqual({
 			error: 'The order item was not found',
-			details: { httpCode: '404', code: 'order_not_found', description: expect.stringMatching(/another seller/) },
+			details: { httpCode: '404', code: 'order_not_found', description: expect.stringMatching(/another seller/), itemIndex: 1 },
 		});
 		expect(items[2].json.error).toBe('Order Item ID must be a whole number, but got "abc".');
 		expect(items[3].json.order).toBeDefined();
