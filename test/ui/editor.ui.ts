@@ -141,7 +141,7 @@ describe('the editor in a real browser', () => {
 		await expect(output.getByText('The product belongs to another seller').first()).toBeVisibleSoon();
 		await expect(output.getByText('Stock must be 0 or more, but got -3 (stock cannot be negative).').first()).toBeVisibleSoon();
 		await expect(output.getByText('The product was not found').first()).toBeVisibleSoon();
-		await shot('stock-failures', ndv);
+		await shot('stock-failures');
 		await page.keyboard.press('Escape');
 
 		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Update Stock' }).dblclick();
@@ -164,7 +164,7 @@ describe('the editor in a real browser', () => {
 		await expect(
 			modal.getByText('The API could not verify the signature: the Client ID or Client Secret is wrong.'),
 		).toBeVisibleSoon(30_000);
-		await shot('credential-wrong-secret', modal);
+		await shot('credential-wrong-secret');
 		await secret.fill(app.clientSecret);
 		await modal.locator('[data-test-id="credential-save-button"]').click();
 		await expect(modal.getByText('Connection tested successfully')).toBeVisibleSoon(30_000);
