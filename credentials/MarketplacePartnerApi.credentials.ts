@@ -15,12 +15,12 @@ export class MarketplacePartnerApi implements ICredentialType {
 
 	icon = { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner#credential';
+	documentationUrl = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner/blob/main/README.md';
 
 	// Lets the HTTP Request node sign custom calls (e.g. the announced extension endpoints).
 	httpRequestNode = {
 		name: 'Marketplace Partner',
-		docsUrl: 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner#custom-api-calls',
+		docsUrl: 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner/blob/main/README.md',
 		apiBaseUrlPlaceholder: 'https://partner.example.com/api/partner/v1/ping.php',
 	};
 

@@ -502,13 +502,16 @@ function createSandbox(options = {}) {
     ['POST', /^\/apps\/([^/]+)\/webhook$/, (m, body) => setWebhook(findApp(m[1]), body)],
     ['POST', /^\/apps\/([^/]+)\/test-event$/, (m, body) => {
       const app = findApp(m[1]);
-      if (!app.webhookUrl) throw new ControlError(409, 'Register a webhook URL for this app first.');
+      // `url` sends to another address than the registered one, e.g. the trigger's test URL while
+      // the editor listens for a test event.
+      if (body.url !== undefined && !/^https?:\/\//.test(String(body.url))) throw new ControlError(400, 'url must be an http(s) URL.');
+      if (!app.webhookUrl && !body.url) throw new ControlError(409, 'Register a webhook URL for this app first, or pass url.');
       const event = body.event ?? 'order.created';
       if (!EVENTS.includes(event)) throw new ControlError(400, `event must be one of ${EVENTS.join(', ')}.`);
       if (body.tamper !== undefined && !['body', 'signature', 'timestamp'].includes(body.tamper)) {
         throw new ControlError(400, 'tamper must be body, signature or timestamp.');
       }
-      const { deliveryId, eventId } = webhooks.send(app, event, samplePayload(app, event), { test: true, tamper: body.tamper });
+      const { deliveryId, eventId } = webhooks.send(app, event, samplePayload(app, event), { test: true, tamper: body.tamper, url: body.url });
       return { deliveryId, eventId };
     }],
     ['POST', /^\/orders$/, (m, body) => {

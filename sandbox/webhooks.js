@@ -24,14 +24,14 @@ class WebhookSender {
    * Queues one event for one app. `tamper` ('body' | 'signature' | 'timestamp') sends one
    * deliberately broken attempt without retries, to test receivers' rejections.
    */
-  send(app, event, data, { test = false, tamper } = {}) {
+  send(app, event, data, { test = false, tamper, url } = {}) {
     const eventId = `evt_${crypto.randomBytes(12).toString('hex')}`;
     const delivery = {
       deliveryId: `whd_${crypto.randomBytes(12).toString('hex')}`,
       eventId,
       event,
       clientId: app.clientId,
-      url: app.webhookUrl,
+      url: url ?? app.webhookUrl,
       encoding: app.webhookSignatureEncoding,
       secret: app.webhookSecret,
       tamper,

@@ -7,21 +7,10 @@
 const path = require('node:path');
 const { STATE, N8N_VERSION, provision, startN8n, log } = require('./lib');
 const { startSandboxProcess } = require('./sandbox-process');
-const { prepareWorkspace } = require('./workspace');
+const { prepareWorkspace, setUpOwner, OWNER } = require('./workspace');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Partner-2026' };
-
-async function setUpOwner(url) {
-  // A fresh n8n asks for an owner account first; the demo creates one so the editor opens straight away.
-  const res = await fetch(`${url}/rest/owner/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  return res.ok;
-}
 
 async function main() {
   provision();
@@ -51,13 +40,19 @@ async function main() {
   Sandbox:  ${sandbox.baseUrl}   (seller A app ${app.clientId})
   Trigger:  ${webhookUrl}  (registered with the sandbox)
 
+  The credential "Marketplace Partner (sandbox)" is ready. To create one by hand, all of seller A's
+  secrets (Client Secret, Webhook Secret) are in:  curl ${control}/state
+
   Three things to try:
   1. Open "Marketplace: spreadsheet to stock" and click "Execute workflow": every row of
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
        curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
-  3. Open "Marketplace: incremental order sync" and run it twice: the second run only returns
-     orders updated since the first (try changing one: POST ${control}/orders/500001/status {"status":"shipped"}).
+     Or open its trigger, click "Test this trigger", copy the Test URL and have the sandbox send a test event there:
+       curl -X POST ${control}/apps/${app.clientId}/test-event -H 'content-type: application/json' -d '{"url":"<Test URL>"}'
+  3. Open "Marketplace: incremental order sync" and click "Execute workflow": it lists the orders
+     updated since its watermark. The watermark only moves in runs of the published workflow (n8n
+     never saves workflow static data in editor runs), so two editor runs return the same orders.
 
   Ctrl-C stops n8n and the sandbox.
 `);

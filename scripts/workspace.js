@@ -13,6 +13,18 @@ const TRIGGER_WORKFLOW_ID = 'mpExampleNewOrder1';
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
+/** The demo's owner account: a fresh n8n asks for one first, so the editor opens straight away. */
+const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Partner-2026' };
+
+async function setUpOwner(url) {
+  const res = await fetch(`${url}/rest/owner/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(OWNER),
+  });
+  return res.ok;
+}
+
 /** The workflow JSON of an example, pointed at this sandbox and this checkout's sample data. */
 function exampleFor(file, baseUrl) {
   const text = fs
@@ -84,4 +96,4 @@ async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'selle
   return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID };
 }
 
-module.exports = { prepareWorkspace, importCredential, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };
+module.exports = { prepareWorkspace, setUpOwner, OWNER, importCredential, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };

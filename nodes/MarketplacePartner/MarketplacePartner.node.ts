@@ -5,14 +5,28 @@ import * as order from './actions/order/Order.resource';
 import { router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
 
+const resources = { connection, order, stock };
+
+/** "Get many order items" under the node on the canvas, from each operation's own action label. */
+const actionLabels = Object.fromEntries(
+	Object.entries(resources).flatMap(([resource, { description }]) =>
+		(description.find((p) => p.name === 'operation')?.options ?? []).map((o) => [
+			`${resource}:${(o as { value: string }).value}`,
+			(o as { action?: string }).action,
+		]),
+	),
+);
+
 export class MarketplacePartner implements INodeType {
+	// The rule wants the subtitle as a string literal; ours is built from the action labels above.
+	// eslint-disable-next-line n8n-nodes-base/node-class-description-missing-subtitle
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner',
 		name: 'marketplacePartner',
 		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: `={{ ${JSON.stringify(actionLabels)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`,
 		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
 		defaults: { name: 'Marketplace Partner' },
 		usableAsTool: true,

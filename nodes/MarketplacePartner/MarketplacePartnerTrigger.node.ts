@@ -36,7 +36,9 @@ export class MarketplacePartnerTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'marketplacePartnerApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		// responseData '' makes n8n answer an accepted delivery with {"message":"Workflow was started"};
+		// without it, n8n's default sends the literal text "firstEntryJson".
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
 		properties: [
 			{
 				displayName:

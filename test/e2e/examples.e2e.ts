@@ -1,6 +1,6 @@
 // Every example workflow run by the real n8n (pinned, provisioned into .state/runtime) with this
 // package installed as a community package, against the sandbox; effects asserted in the sandbox.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -67,11 +67,15 @@ describe('the examples in real n8n', () => {
 		expect(await stockOf(70015)).toBe(42);
 
 		const failures = output(run, 'Failure Report');
-		expect(failures.map((f) => [f.product_id, f.code])).toEqual([
-			['70011', 'invalid_input'],
-			['70004', 'forbidden_product'],
-			['99999', 'product_not_found'],
+		const sheet = readFileSync(path.join(ROOT, 'examples/data/stock.csv'), 'utf8').trim().split('\n');
+		const ROW_OF = Object.fromEntries(sheet.map((line, i) => [line.split(',')[0], i + 1]));
+		// row: the sheet's own row number (header = row 1), so the user finds the line to fix.
+		expect(failures.map((f) => [f.row, f.product_id, f.code])).toEqual([
+			[ROW_OF['70011'], '70011', 'invalid_value'],
+			[ROW_OF['70004'], '70004', 'forbidden_product'],
+			[ROW_OF['99999'], '99999', 'product_not_found'],
 		]);
+		for (const f of failures) expect(f.what_to_do).not.toBe('');
 		expect(failures[0].error).toBe('Stock must be 0 or more, but got -3 (stock cannot be negative).');
 		expect(failures[1].error).toBe('The product belongs to another seller');
 		expect(await stockOf(70011)).toBe(untouched[70011]);
@@ -209,6 +213,8 @@ describe('the examples in real n8n', () => {
 			await sb.control('POST', '/deliveries/wait');
 			const attempts = await sb.control('GET', `/deliveries?deliveryId=${created.deliveries[0].deliveryId}`);
 			expect(attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200]);
+			// n8n's own answer for a started run, not the literal "firstEntryJson" of its default.
+			expect(JSON.parse(attempts[0].responseBody)).toEqual({ message: 'Workflow was started' });
 
 			let list: Array<{ id: string; status: string }> = [];
 			for (let i = 0; i < 60 && !(list[0]?.status === 'success'); i++) {

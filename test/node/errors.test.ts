@@ -35,7 +35,7 @@ describe('error messages', () => {
 	test('a known code gives its explanation, the API message and the HTTP status', () => {
 		const error = apiErrorFromResponse(node, 403, { ok: false, error: { code: 'forbidden_product', message: 'Product 7 is not yours.' } }, 3);
 		expect(error.message).toBe('The product belongs to another seller');
-		expect(error.description).toContain('The API said: Product 7 is not yours. This app');
+		expect(error.description).toMatch(/^API code: forbidden_product\. The API said: Product 7 is not yours\. This app/);
 		expect(error.description).toContain("only its own seller's products");
 		expect(error.httpCode).toBe('403');
 		expect(error.context.itemIndex).toBe(3);
@@ -44,7 +44,7 @@ describe('error messages', () => {
 	test('an unknown code still says what the API said', () => {
 		const error = apiErrorFromResponse(node, 409, { error: { code: 'stock_locked', message: 'Try later' } });
 		expect(error.message).toBe('The Partner API refused the request (HTTP 409, stock_locked)');
-		expect(error.description).toBe('The API said: Try later.');
+		expect(error.description).toBe('API code: stock_locked. The API said: Try later.');
 	});
 
 	test('a body of no known shape gives the status and the start of the body', () => {

@@ -20,6 +20,21 @@ describe('Order operations in the n8n engine', () => {
 		expect(items.every((i) => JSON.stringify(i.pairedItem) === '{"item":0}')).toBe(true);
 	});
 
+	test('Sort newest first fetches every matching item and returns the newest by created_at; the default keeps the API order', async () => {
+		const { items, error } = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', limit: 7, sort: 'newestFirst' },
+			credentials: credentials(),
+		});
+		expect(error).toBeUndefined();
+		const all = (await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentials() })).items.map((i) => i.json);
+		const newest = [...all]
+			.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || Number(b.order_item_id) - Number(a.order_item_id))
+			.slice(0, 7)
+			.map((o) => o.order_item_id);
+		expect(items.map((i) => i.json.order_item_id)).toEqual(newest);
+		expect(newest).not.toEqual(all.slice(0, 7).map((o) => o.order_item_id));
+	});
+
 	test('a limit over one page follows the pages and stops at the limit', async () => {
 		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 150 }, credentials: credentials() });
 		expect(items).toHaveLength(150);
@@ -111,7 +126,7 @@ describe('Order operations in the n8n engine', () => {
 		expect(items[0].json.order).toMatchObject({ order_item_id: good });
 		expect(items[1].json).toEqual({
 			error: 'The order item was not found',
-			details: { httpCode: '404', code: 'order_not_found', description: expect.stringMatching(/another seller/) },
+			details: { httpCode: '404', code: 'order_not_found', description: expect.stringMatching(/another seller/), itemIndex: 1 },
 		});
 		expect(items[2].json.error).toBe('Order Item ID must be a whole number, but got "abc".');
 		expect(items[3].json).toEqual(items[0].json);

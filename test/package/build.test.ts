@@ -19,6 +19,19 @@ describe('package', () => {
 		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
 	});
 
+	test('documentation links carry no #anchor: n8n appends its tracking query after the URL, which would break an anchor', () => {
+		const codexUrls = ['MarketplacePartner', 'MarketplacePartnerTrigger'].flatMap((name) => {
+			const codex = JSON.parse(readFileSync(path.join(root, `nodes/MarketplacePartner/${name}.node.json`), 'utf8'));
+			return Object.values(codex.resources as Record<string, Array<{ url: string }>>).flat().map((r) => r.url);
+		});
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { MarketplacePartnerApi } = require(path.join(root, 'dist/credentials/MarketplacePartnerApi.credentials.js'));
+		const credential = new MarketplacePartnerApi();
+		const urls = [...codexUrls, credential.documentationUrl, credential.httpRequestNode.docsUrl];
+		expect(urls.length).toBe(6);
+		expect(urls.filter((url) => url.includes('#'))).toEqual([]);
+	});
+
 	test('every file the n8n block names is built, with its icons and codex', () => {
 		const named = [...pkg.n8n.credentials, ...pkg.n8n.nodes];
 		expect(named).toEqual(

@@ -84,6 +84,20 @@ describe('sandbox webhooks', () => {
 		expect(verify(r, 'base64')).toMatchObject({ event: 'stock.updated', test: true });
 	});
 
+	test('a test event can go to another URL than the registered one (the trigger\'s test URL), signed the same way', async () => {
+		const other = await startReceiver();
+		try {
+			await sb.control('POST', `/apps/${app().clientId}/test-event`, { event: 'order.created', url: other.url });
+			const [r] = await other.waitFor(1);
+			expect(verify(r)).toMatchObject({ event: 'order.created', test: true });
+			await sb.raw.webhooks.idle();
+			expect(receiver.received).toHaveLength(0);
+			await expect(sb.control('POST', `/apps/${app().clientId}/test-event`, { url: 'not-a-url' })).rejects.toThrow('url must be an http(s) URL');
+		} finally {
+			await other.close();
+		}
+	});
+
 	test('failed deliveries are retried with backoff, keep their id, and every attempt is listed', async () => {
 		receiver.respond = () => 500;
 		const { deliveryId } = await sb.control('POST', `/apps/${app().clientId}/test-event`, {});

@@ -14,8 +14,15 @@ export function toNodeError(
 		if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
-	return new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+	// A value that failed our checks before anything was sent (e.g. a negative stock from a sheet).
+	return new NodeOperationError(this.getNode(), (error as Error).message, {
+		itemIndex,
+		description: 'Nothing was sent for this item. Fix the value in your data (or the expression that maps it) and run it again.',
+	});
 }
+
+/** The code of an error item whose value the node refused before sending, as API errors carry theirs. */
+export const INVALID_VALUE = 'invalid_value';
 
 /**
  * `{ error, details }` and nothing else at the top: n8n sends an item of exactly that shape down the
@@ -25,11 +32,14 @@ export function toNodeError(
 export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
 	const details: IDataObject = {};
 	if (error.description) details.description = error.description;
-	const code = (error as NodeApiError).errorResponse?.code;
+	// Not-sent rows carry `notSent` instead: they were valid, just never tried.
+	const code = error instanceof NodeApiError ? error.errorResponse?.code : error instanceof NotSentError ? undefined : INVALID_VALUE;
 	if (typeof code === 'string') details.code = code;
 	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	// Never reached the API, so nothing changed: unlike a row the API refused.
 	if (error instanceof NotSentError) details.notSent = true;
+	// Which input item failed (0-based, as n8n counts): a sheet's row is itemIndex + 2 under its header.
+	details.itemIndex = itemIndex;
 	return { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 }
 

@@ -137,14 +137,17 @@ export function apiErrorFromResponse(node: INode, statusCode: number, body: unkn
 	const known = parsed.code ? API_ERRORS[parsed.code] : undefined;
 	const said = parsed.message?.replace(/[.\s]+$/, '');
 	const detail = [said, parsed.field ? `(field: ${parsed.field})` : undefined].filter(Boolean).join(' ');
+	// n8n's error panel shows only the HTTP status as "Error code": the API's own code leads the
+	// description, so "invalid_signature" is on screen next to "401".
+	const apiCode = parsed.code ? `API code: ${parsed.code}.` : '';
 	let message: string;
 	let description: string;
 	if (known) {
 		message = known.message;
-		description = [detail && `The API said: ${detail}.`, known.description].filter(Boolean).join(' ');
+		description = [apiCode, detail && `The API said: ${detail}.`, known.description].filter(Boolean).join(' ');
 	} else if (parsed.code || parsed.message) {
 		message = `The Partner API refused the request (HTTP ${statusCode}${parsed.code ? `, ${parsed.code}` : ''})`;
-		description = detail ? `The API said: ${detail}.` : '';
+		description = [apiCode, detail && `The API said: ${detail}.`].filter(Boolean).join(' ');
 	} else {
 		message = `The Partner API answered HTTP ${statusCode} with a body it does not normally send`;
 		description = `Check the credential's Base URL. Response started with: ${snippet(body) || '(empty)'}`;

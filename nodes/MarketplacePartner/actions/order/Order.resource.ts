@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: "List the seller's order items, newest last",
+				description: "List the seller's order items, in the API's order or newest first",
 				action: 'Get many order items',
 			},
 		],

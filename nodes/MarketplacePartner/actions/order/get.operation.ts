@@ -10,7 +10,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Order Item ID',
 		name: 'orderItemId',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1 },
+		// Empty, not 0: there is no order item 0.
+		default: null,
 		required: true,
 		description:
 			"The order item's order_item_id field, as returned by Order > Get Many or by the trigger's order events. Map it from the previous node with an expression.",

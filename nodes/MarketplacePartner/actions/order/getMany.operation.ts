@@ -38,7 +38,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'accepted',
-				description: 'Only order items with this order status, e.g. accepted',
+				description:
+					'Only order items with exactly this order status, as the API writes it (lower case): accepted is the only value the API documents; the sandbox also has shipped, delivered and cancelled. "Shipped" matches nothing.',
 			},
 			{
 				displayName: 'Updated After',
@@ -50,6 +51,26 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Sort',
+		name: 'sort',
+		type: 'options',
+		options: [
+			{
+				name: 'As the API Returns Them',
+				value: 'api',
+				description: 'The API does not document an order; the sandbox returns the oldest first',
+			},
+			{
+				name: 'Newest First (Sorted by This Node)',
+				value: 'newestFirst',
+				description: 'Fetches every matching order item, sorts them by created_at, newest first, then applies Limit',
+			},
+		],
+		default: 'api',
+		description:
+			'The API does not say in which order it lists order items. To get the newest, this node fetches all matching items (use filters to keep that small) and sorts them itself.',
+	},
 	optionsCollection(giveUpAfterOption),
 ];
 
@@ -60,7 +81,10 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {
 		const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-		const limit = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
+		const wanted = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
+		const newestFirst = this.getNodeParameter('sort', i, 'api') === 'newestFirst';
+		// Sorting needs every matching item first: the API's own order is not documented.
+		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
 		const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, 'Updated After') : undefined;
@@ -82,6 +106,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			// cannot keep us looping.
 			if (pagination.has_more !== true || orders.length === 0 || orderItems.length >= limit) break;
 		}
-		return orderItems;
+		if (!newestFirst) return orderItems;
+		const key = (item: INodeExecutionData) => `${item.json.created_at ?? ''}|${String(item.json.order_item_id ?? '').padStart(20, '0')}`;
+		return orderItems.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).slice(0, wanted);
 	});
 }

@@ -21,7 +21,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Product ID',
 		name: 'productId',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 1 },
+		// Empty, not 0: a forgotten field must be an error, not a request for product 0.
+		default: null,
 		required: true,
 		description:
 			"The marketplace's product identifier (not your SKU). Map it from your sheet's product column with an expression; text such as \"70001\" is accepted.",
@@ -30,7 +32,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Stock',
 		name: 'stock',
 		type: 'number',
-		default: 0,
+		typeOptions: { minValue: 0 },
+		// Empty, not 0: forgetting to map Stock must not zero the stock.
+		default: null,
 		required: true,
 		description:
 			'The new stock quantity. It replaces the current stock (it is not added to it), so sending the same value twice is harmless. Must be a whole number, 0 or more.',
@@ -46,7 +50,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Variant Combination ID',
 				name: 'variantCombinationId',
 				type: 'number',
-				default: 0,
+				typeOptions: { minValue: 1 },
+				default: null,
 				description:
 					'For products with variants (size, colour…): the variant combination whose stock you set, as shown in an order detail. Leave empty for products without variants.',
 			},
@@ -86,7 +91,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				stock: toWholeNumber(stock(i), 'Stock', { min: 0 }),
 			};
 			const variant = toWholeNumber(fields.variantCombinationId, 'Variant Combination ID', { min: 1, optional: true });
-			if (variant !== undefined && variant !== 0) body.variant_combination_id = variant;
+			if (variant !== undefined) body.variant_combination_id = variant;
 			if (typeof fields.externalRef === 'string' && fields.externalRef !== '') body.external_ref = fields.externalRef;
 			return { body };
 		} catch (error) {

@@ -1,0 +1,10 @@
+/** The editor in a real browser: Debian's chromium (scripts/ensure-chromium.js) against the real n8n. */
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test/ui'],
+  testMatch: ['**/*.ui.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
+  testTimeout: 120000,
+};

@@ -1,0 +1,209 @@
+// The editor as a new user meets it: Debian's chromium, driven by playwright-core, against the real
+// n8n with this package installed as a community package and the sandbox behind it (the demo's own
+// set-up, on free ports). Asserts what the screen says; screenshots of each step go to
+// .state/ui-screenshots/ (git-ignored), and with UI_DOCS_SCREENSHOTS=1 the README's ones to docs/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { freePort, startN8n, ROOT, STATE } = require('../../scripts/lib');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startSandboxProcess } = require('../../scripts/sandbox-process');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prepareWorkspace, setUpOwner, OWNER, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { control } = require('../../sandbox/client');
+
+const SHOTS = path.join(STATE, 'ui-screenshots');
+const DOCS = path.join(ROOT, 'docs');
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const STOCK_WORKFLOW_ID = 'mpExampleStockSync1';
+const NODE_TYPE = 'n8n-nodes-marketplace-partner.marketplacePartner';
+
+describe('the editor in a real browser', () => {
+	let sandbox: any;
+	let n8n: any;
+	let browser: Browser;
+	let page: Page;
+	let userFolder: string;
+	let app: { clientId: string; clientSecret: string };
+	const notFound: string[] = [];
+
+	/** A screenshot of the step; with `docs`, also the README's copy of the region `clip` shows. */
+	async function shot(name: string, docs?: Locator) {
+		await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+		if (docs && process.env.UI_DOCS_SCREENSHOTS) await docs.screenshot({ path: path.join(DOCS, `${name}.png`) });
+	}
+
+	beforeAll(async () => {
+		mkdirSync(SHOTS, { recursive: true });
+		const sandboxPort = await freePort();
+		const n8nPort = await freePort();
+		sandbox = await startSandboxProcess(['--port', String(sandboxPort), '--quiet']);
+		userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-partner-ui-'));
+		({ app } = await prepareWorkspace({ userFolder, sandbox, n8nPort }));
+		n8n = await startN8n(userFolder, { port: n8nPort });
+		expect(await setUpOwner(n8n.url)).toBe(true);
+		browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+		page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+		page.on('response', (res) => {
+			if (res.status() === 404 && res.url().includes('marketplace')) notFound.push(res.url());
+		});
+	}, 600_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		await Promise.allSettled([n8n?.stop(), sandbox?.stop()]);
+		if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	test('sign in', async () => {
+		await page.goto(`${n8n.url}/signin`);
+		await page.getByLabel(/email/i).fill(OWNER.email);
+		await page.getByLabel(/password/i).fill(OWNER.password);
+		await page.getByRole('button', { name: /sign in/i }).click();
+		await page.waitForURL(/home|workflows/);
+		await shot('01-signed-in');
+	});
+
+	test('the node creator finds the nodes by "Marketplace": icon, triggers and actions', async () => {
+		await page.goto(`${n8n.url}/workflow/new`);
+		await expect(page.getByText('Add first step')).toBeVisibleSoon();
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		await page.locator('[data-test-id="node-creator"] input').first().fill('Marketplace');
+		const creator = page.locator('[data-test-id="node-creator"]');
+		await creator.getByText('Marketplace Partner', { exact: true }).click();
+		await expect(creator.getByText('Triggers (5)')).toBeVisibleSoon();
+		for (const event of ['On all events', 'On order created', 'On order updated', 'On return requested', 'On stock updated']) {
+			await expect(creator.getByText(event, { exact: true })).toBeVisibleSoon();
+		}
+		await expect(creator.getByText('Actions (4)')).toBeVisibleSoon();
+		// The icon is the package's own, served by n8n from the installed package.
+		const icon = creator.locator('img[src*="marketplacePartner"]').first();
+		await expect(icon).toBeVisibleSoon();
+		expect(await icon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+		await shot('node-creator', creator);
+	});
+
+	test('the webhook trigger shows its URLs, and "listen for test event" receives a sandbox test event; a tampered one does not appear', async () => {
+		await page.goto(`${n8n.url}/workflow/${TRIGGER_WORKFLOW_ID}`);
+		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.getByText('Webhook URLs').click();
+		await ndv.locator('[data-test-id="radio-button-production"]').click();
+		const productionUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
+		expect(productionUrl).toBeDefined();
+		await ndv.locator('[data-test-id="radio-button-test"]').click();
+		const testUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
+		expect(testUrl).toBeDefined();
+		await shot('trigger-urls', ndv.locator('.webhooks'));
+
+		await ndv.getByRole('button', { name: /test this trigger|listen for test event/i }).click();
+		await expect(ndv.getByText(/Listening for test event/i)).toBeVisibleSoon();
+		await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, tamper: 'signature' });
+		const [tampered] = await control(sandbox.controlUrl, 'POST', '/deliveries/wait');
+		expect(tampered.statusCode).toBe(401);
+		await expect(ndv.getByText(/Listening for test event/i)).toBeVisibleSoon();
+
+		await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, event: 'order.created' });
+		const output = page.locator('[data-test-id="output-panel"]');
+		await expect(output.getByText('order.created').first()).toBeVisibleSoon(30_000);
+		await shot('trigger-test-event', output);
+		await page.keyboard.press('Escape');
+	});
+
+	test('the spreadsheet example runs from the editor: 5 rows updated, 3 in the Failure Report with the node\'s own error texts', async () => {
+		await page.goto(`${n8n.url}/workflow/${STOCK_WORKFLOW_ID}`);
+		await page.locator('[data-test-id="execute-workflow-button"]').click();
+		await expect(page.getByText(/workflow executed successfully/i).first()).toBeVisibleSoon(60_000);
+		const canvas = page.locator('[data-test-id="canvas-wrapper"], #canvas').first();
+		await expect(canvas.getByText('5 items').first()).toBeVisibleSoon();
+		await expect(canvas.getByText('3 items').first()).toBeVisibleSoon();
+		// The canvas says what each Marketplace node does, in words.
+		await expect(canvas.getByText('Update stock', { exact: true })).toBeVisibleSoon();
+		await shot('stock-workflow');
+
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Failure Report' }).dblclick();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		const output = ndv.locator('[data-test-id="output-panel"]');
+		await output.getByText('JSON', { exact: true }).click();
+		await expect(output.getByText('The product belongs to another seller').first()).toBeVisibleSoon();
+		await expect(output.getByText('Stock must be 0 or more, but got -3 (stock cannot be negative).').first()).toBeVisibleSoon();
+		await expect(output.getByText('The product was not found').first()).toBeVisibleSoon();
+		await shot('stock-failures');
+		await page.keyboard.press('Escape');
+
+		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Update Stock' }).dblclick();
+		await expect(ndv.getByText('old_stock').first()).toBeVisibleSoon();
+		// An empty CSV cell previews as empty, not as a red "undefined".
+		expect((await ndv.innerText()).split('\n')).not.toContain('undefined');
+		await shot('stock-update', ndv.locator('[data-test-id="output-panel"]'));
+		await page.keyboard.press('Escape');
+	});
+
+	test('the credential test: a wrong secret gets the exact message, the right one "Connection tested successfully"', async () => {
+		await page.goto(`${n8n.url}/home/credentials/${CREDENTIAL_ID}`);
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await expect(modal.getByText('Client Secret').first()).toBeVisibleSoon();
+		const secret = modal.locator('[data-test-id="parameter-input-clientSecret"] input');
+		await secret.fill('wrong-secret');
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await expect(modal.getByText('Couldn’t connect with these settings')).toBeVisibleSoon(30_000);
+		await modal.getByText('More details').click();
+		await expect(
+			modal.getByText('The API could not verify the signature: the Client ID or Client Secret is wrong.'),
+		).toBeVisibleSoon(30_000);
+		await shot('credential-wrong-secret');
+		await secret.fill(app.clientSecret);
+		await modal.locator('[data-test-id="credential-save-button"]').click();
+		await expect(modal.getByText('Connection tested successfully')).toBeVisibleSoon(30_000);
+		await shot('credential-test', modal);
+		await page.keyboard.press('Escape');
+	});
+
+	test('n8n serves an output schema for every operation, so the editor offers fields before a run (no 404s)', async () => {
+		for (const [resource, operation] of [
+			['order', 'get'],
+			['order', 'getMany'],
+			['stock', 'update'],
+			['connection', 'ping'],
+		]) {
+			const res = await page.request.get(`${n8n.url}/schemas/${NODE_TYPE}/1.0.0/${resource}/${operation}.json`);
+			expect([resource, operation, res.status()]).toEqual([resource, operation, 200]);
+			expect((await res.json()).type).toBe('object');
+		}
+		expect(notFound).toEqual([]);
+	});
+});
+
+declare global {
+	// eslint-disable-next-line @typescript-eslint/no-namespace
+	namespace jest {
+		interface Matchers<R> {
+			toBeVisibleSoon(timeoutMs?: number): Promise<R>;
+		}
+	}
+}
+
+expect.extend({
+	/** The locator becomes visible within the time (the editor renders asynchronously). */
+	async toBeVisibleSoon(locator: Locator, timeoutMs = 15_000) {
+		try {
+			await locator.waitFor({ state: 'visible', timeout: timeoutMs });
+			return { pass: true, message: () => `${locator} is visible` };
+		} catch {
+			return { pass: false, message: () => `${locator} did not become visible within ${timeoutMs} ms` };
+		}
+	},
+});
