@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
-import { DeliveryLog } from './helpers/deliveryLog';
+import { seenBefore } from './helpers/deliveryLog';
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
@@ -19,9 +19,6 @@ const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 	invalid_signature: { status: 401, body: 'Unauthorized: invalid webhook signature' },
 	stale_timestamp: { status: 401, body: 'Unauthorized: webhook timestamp outside the tolerance' },
 };
-
-// Remembers recent delivery ids per workflow and node, to drop retried duplicates.
-const deliveries = new DeliveryLog();
 
 export class MarketplacePartnerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -155,8 +152,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
 		const webhookId = String(header('webhook-id'));
-		const workflowKey = `${this.getWorkflow().id}:${this.getNode().id}`;
-		if (!options.allowDuplicates && deliveries.seenBefore(workflowKey, webhookId, Date.now())) {
+		if (!options.allowDuplicates && seenBefore(this.getWorkflowStaticData('node'), webhookId, Date.now())) {
 			return reply(200, 'OK: duplicate delivery');
 		}
 
