@@ -212,7 +212,7 @@ async function startPostgres(set) {
 }
 
 /** What every n8n process of the installation shares: queue, database, encryption key. */
-function sharedEnv({ redisPort, postgresPort, encryptionKey, fileAccess }) {
+function sharedEnv({ redisPort, postgresPort, encryptionKey, dir }) {
   return {
     EXECUTIONS_MODE: 'queue',
     QUEUE_BULL_REDIS_HOST: '127.0.0.1',
@@ -225,15 +225,15 @@ function sharedEnv({ redisPort, postgresPort, encryptionKey, fileAccess }) {
     N8N_ENCRYPTION_KEY: encryptionKey,
     // "Execute workflow" in the editor runs on a worker too, as production runs do.
     OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-    N8N_RESTRICT_FILE_ACCESS_TO: [path.join(ROOT, 'examples'), ...fileAccess].join(';'),
+    N8N_RESTRICT_FILE_ACCESS_TO: [path.join(ROOT, 'examples'), dir].join(';'),
   };
 }
 
 /**
- * Starts Redis and PostgreSQL for a new installation. `prepare(env, userFolder)` then sets up the
- * database through the main's user folder (imports) before any n8n process starts.
+ * Starts Redis and PostgreSQL for a new installation (its files, the run directory, are readable
+ * by n8n's file nodes); then `start(name)` starts n8n processes with the shared `env`.
  */
-async function startQueueInstallation({ fileAccess = [] } = {}) {
+async function startQueueInstallation({ extraEnv = {} } = {}) {
   ensureServers();
   cleanUpEarlierRuns();
   fs.mkdirSync(QUEUE_STATE, { recursive: true });
@@ -245,7 +245,10 @@ async function startQueueInstallation({ fileAccess = [] } = {}) {
   const t0 = Date.now();
   const [redis, postgres] = await Promise.all([startRedis(set), startPostgres(set)]);
   timings.servicesMs = Date.now() - t0;
-  const env = sharedEnv({ redisPort: redis.port, postgresPort: postgres.port, encryptionKey: crypto.randomBytes(24).toString('hex'), fileAccess });
+  const env = {
+    ...sharedEnv({ redisPort: redis.port, postgresPort: postgres.port, encryptionKey: crypto.randomBytes(24).toString('hex'), dir }),
+    ...extraEnv,
+  };
 
   const userFolder = (name) => {
     const folder = path.join(dir, name);

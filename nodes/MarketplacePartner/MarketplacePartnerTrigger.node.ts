@@ -11,6 +11,10 @@ import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials'
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { seenBefore } from './helpers/deliveryLog';
 
+// The same record in this process's memory as well: n8n 2.41.1 was seen not to save a live
+// webhook's static data after a process's first request, so memory still catches repeats here.
+const inMemory = new Map<string, IDataObject>();
+
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 	no_secret: { status: 401, body: 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks' },
@@ -152,8 +156,13 @@ export class MarketplacePartnerTrigger implements INodeType {
 		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
 		const webhookId = String(header('webhook-id'));
-		if (!options.allowDuplicates && seenBefore(this.getWorkflowStaticData('node'), webhookId, Date.now())) {
-			return reply(200, 'OK: duplicate delivery');
+		if (!options.allowDuplicates) {
+			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+			if (!inMemory.has(key)) inMemory.set(key, {});
+			const now = Date.now();
+			// Both records see every new id: a repeat known to either is dropped.
+			const known = [seenBefore(inMemory.get(key)!, webhookId, now), seenBefore(this.getWorkflowStaticData('node'), webhookId, now)];
+			if (known.includes(true)) return reply(200, 'OK: duplicate delivery');
 		}
 
 		const timestampText = String(header('webhook-timestamp')).trim();
