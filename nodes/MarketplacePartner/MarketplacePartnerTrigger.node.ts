@@ -11,8 +11,9 @@ import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials'
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { seenBefore } from './helpers/deliveryLog';
 
-// The same record in this process's memory as well: n8n 2.41.1 was seen not to save a live
-// webhook's static data after a process's first request, so memory still catches repeats here.
+// The same record in this process's memory as well: n8n 2.41.1 resets the static data's change
+// flag when it starts the execution (WorkflowRunner.establishContextForPersistence), so the stored
+// record is rarely saved; memory still catches repeats that reach this process.
 const inMemory = new Map<string, IDataObject>();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
