@@ -579,6 +579,12 @@ function createSandbox(options = {}) {
         throw new ControlError(status, message);
       },
     }),
+    ['POST', /^\/deliveries\/([^/]+)\/resend$/, (m, body) => {
+      if (body.url !== undefined && !/^https?:\/\/[^\s]+$/.test(String(body.url))) throw new ControlError(400, 'url must be an http(s) URL.');
+      const sent = webhooks.resend(m[1], body.url);
+      if (!sent) throw new ControlError(404, `No delivery ${m[1]} (tampered test deliveries are not kept).`);
+      return { deliveryId: sent.deliveryId, eventId: sent.eventId };
+    }],
   ];
 
   function samplePayload(app, event) {

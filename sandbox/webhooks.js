@@ -7,6 +7,8 @@ const { request } = require('undici');
 const { webhookSignature } = require('./auth');
 const { formatApiDate } = require('./time');
 
+const MAX_KEPT_DELIVERIES = 10_000;
+
 class WebhookSender {
   constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {} }) {
     this.headerPrefix = headerPrefix;
@@ -15,6 +17,7 @@ class WebhookSender {
     this.timeoutMs = timeoutMs;
     this.log = log;
     this.attempts = [];
+    this.deliveries = new Map(); // delivery id -> what was sent, for the operator's resend
     this.pending = new Set();
     this.waits = new Map(); // backoff timer -> its resolve, so close() can release them
     this.closed = false;
@@ -37,6 +40,25 @@ class WebhookSender {
       tamper,
       body: Buffer.from(JSON.stringify({ id: eventId, event, created_at: formatApiDate(Date.now()), test, data }), 'utf8'),
     };
+    if (!tamper) {
+      this.deliveries.set(delivery.deliveryId, delivery);
+      // Bounded, oldest first: a long-running demo must not grow without end.
+      if (this.deliveries.size > MAX_KEPT_DELIVERIES) this.deliveries.delete(this.deliveries.keys().next().value);
+    }
+    return this.start(delivery);
+  }
+
+  /**
+   * The operator's "resend": the same delivery (same id, same body), signed afresh, to `url` or to
+   * where it went first; retried like any delivery. Null when no such delivery was sent.
+   */
+  resend(deliveryId, url) {
+    const delivery = this.deliveries.get(deliveryId);
+    if (!delivery) return null;
+    return this.start({ ...delivery, url: url ?? delivery.url, resend: true });
+  }
+
+  start(delivery) {
     const done = this.attempt(delivery, 1);
     this.pending.add(done);
     done.finally(() => this.pending.delete(done));
@@ -61,6 +83,7 @@ class WebhookSender {
       url: delivery.url,
       attempt: attemptNo,
       tamper: delivery.tamper ?? null,
+      resend: delivery.resend ?? false,
       at: new Date().toISOString(),
       statusCode: null,
       error: null,
@@ -113,9 +136,10 @@ class WebhookSender {
     );
   }
 
-  /** Forgets recorded attempts (a reset); deliveries still under way keep going. */
+  /** Forgets recorded attempts and sent deliveries (a reset); deliveries still under way keep going. */
   clearAttempts() {
     this.attempts = [];
+    this.deliveries.clear();
   }
 
   /** Resolves when every queued delivery has finished its last attempt. */

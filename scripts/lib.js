@@ -184,10 +184,14 @@ function parseRawOutput(out) {
   return JSON.parse(lines.slice(first, last + 1).join('\n'));
 }
 
-/** Starts `n8n start` in the background; resolves once its HTTP server answers. */
-async function startN8n(userFolder, { port = 5678, extraEnv = {}, onOutput } = {}) {
-  const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, 'start'], {
-    env: n8nEnv(userFolder, await withBrokerPort({ N8N_PORT: String(port), ...extraEnv })),
+/**
+ * Starts an n8n process in the background (`command`: start, worker or webhook); resolves once
+ * `readyPath` on `port` answers. A worker serves its health check there when QUEUE_HEALTH_CHECK_ACTIVE.
+ */
+async function startN8n(userFolder, { port = 5678, command = 'start', readyPath = '/healthz/readiness', extraEnv = {}, onOutput } = {}) {
+  const portEnv = command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) } : { N8N_PORT: String(port) };
+  const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, command], {
+    env: n8nEnv(userFolder, await withBrokerPort({ ...portEnv, ...extraEnv })),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -199,16 +203,16 @@ async function startN8n(userFolder, { port = 5678, extraEnv = {}, onOutput } = {
   child.stderr.on('data', collect);
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output.slice(-3000)}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n ${command} exited early:\n${output.slice(-3000)}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+      const res = await fetch(`http://127.0.0.1:${port}${readyPath}`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`n8n did not become ready:\n${output.slice(-3000)}`);
+      throw new Error(`n8n ${command} did not become ready:\n${output.slice(-3000)}`);
     }
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -218,7 +222,7 @@ async function startN8n(userFolder, { port = 5678, extraEnv = {}, onOutput } = {
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
@@ -226,15 +230,21 @@ async function startN8n(userFolder, { port = 5678, extraEnv = {}, onOutput } = {
   };
 }
 
-/** Builds and packs this package, and installs the tarball into the n8n user folder's nodes/. */
-function installPackageInto(userFolder) {
+/** Builds and packs this package; returns the tarball's path. */
+function packPackage() {
   run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
   const packDir = path.join(STATE, 'pack');
   fs.mkdirSync(packDir, { recursive: true });
   const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
-  const tarball = path.join(packDir, JSON.parse(packed.stdout)[0].filename);
-  // Where n8n keeps community packages (Settings > Community Nodes installs there too).
+  return path.join(packDir, JSON.parse(packed.stdout)[0].filename);
+}
+
+/**
+ * Installs this package (a tarball from packPackage, or built now) into the n8n user folder's
+ * nodes/, where n8n keeps community packages (Settings > Community Nodes installs there too).
+ */
+function installPackageInto(userFolder, tarball = packPackage()) {
   const nodesDir = path.join(userFolder, '.n8n', 'nodes');
   fs.mkdirSync(nodesDir, { recursive: true });
   if (!fs.existsSync(path.join(nodesDir, 'package.json'))) {
@@ -252,11 +262,14 @@ module.exports = {
   PACKAGE_NAME,
   provision,
   isProvisioned,
+  run,
+  cleanEnv,
   freePort,
   n8nEnv,
   n8nCommand,
   parseRawOutput,
   startN8n,
+  packPackage,
   installPackageInto,
   log,
 };

@@ -46,7 +46,7 @@ function triggerUrl(n8nPort, baseUrl) {
 }
 
 /** Imports a credential for `app` of the sandbox into n8n; returns the folder used for imports. */
-async function importCredential(userFolder, sandbox, app) {
+async function importCredential(userFolder, sandbox, app, extraEnv = {}) {
   const importDir = path.join(userFolder, 'import');
   fs.mkdirSync(importDir, { recursive: true });
   const credentialFile = path.join(importDir, 'credentials.json');
@@ -69,27 +69,29 @@ async function importCredential(userFolder, sandbox, app) {
     ]),
     { mode: 0o600 },
   );
-  await n8nCommand(userFolder, ['import:credentials', `--input=${credentialFile}`]);
+  await n8nCommand(userFolder, ['import:credentials', `--input=${credentialFile}`], extraEnv);
   fs.rmSync(credentialFile);
   return importDir;
 }
 
 /**
  * Prepares `userFolder` for `n8n start` / `n8n execute` against the sandbox described by `sandbox`
- * (the sandbox CLI's first line). Returns what tests and the demo need to know.
+ * (the sandbox CLI's first line). Returns what tests and the demo need to know. `extraEnv` reaches
+ * every n8n command (queue mode: the shared database); `tarball` is the package, packed once.
  */
-async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'seller-a-full' }) {
+async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'seller-a-full', extraEnv = {}, tarball }) {
   const app = sandbox.apps.find((a) => a.name === appName);
-  installPackageInto(userFolder);
+  installPackageInto(userFolder, tarball);
 
-  const importDir = await importCredential(userFolder, sandbox, app);
+  const importDir = await importCredential(userFolder, sandbox, app, extraEnv);
 
+  const workflowsDir = path.join(importDir, 'workflows');
+  fs.mkdirSync(workflowsDir, { recursive: true });
   for (const file of exampleFiles()) {
-    const target = path.join(importDir, file);
-    fs.writeFileSync(target, JSON.stringify(exampleFor(file, sandbox.baseUrl)));
-    await n8nCommand(userFolder, ['import:workflow', `--input=${target}`]);
+    fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
-  await n8nCommand(userFolder, ['publish:workflow', `--id=${TRIGGER_WORKFLOW_ID}`]);
+  await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
+  await n8nCommand(userFolder, ['publish:workflow', `--id=${TRIGGER_WORKFLOW_ID}`], extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });

@@ -9,7 +9,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
-import { DeliveryLog } from './helpers/deliveryLog';
+import { seenBefore } from './helpers/deliveryLog';
+
+// The same record in this process's memory as well: n8n 2.41.1 resets the static data's change
+// flag when it starts the execution (WorkflowRunner.establishContextForPersistence), so the stored
+// record is rarely saved; memory still catches repeats that reach this process.
+const inMemory = new Map<string, IDataObject>();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
@@ -19,9 +24,6 @@ const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 	invalid_signature: { status: 401, body: 'Unauthorized: invalid webhook signature' },
 	stale_timestamp: { status: 401, body: 'Unauthorized: webhook timestamp outside the tolerance' },
 };
-
-// Remembers recent delivery ids per workflow and node, to drop retried duplicates.
-const deliveries = new DeliveryLog();
 
 export class MarketplacePartnerTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -157,9 +159,13 @@ export class MarketplacePartnerTrigger implements INodeType {
 		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
 		const webhookId = String(header('webhook-id'));
-		const workflowKey = `${this.getWorkflow().id}:${this.getNode().id}`;
-		if (!options.allowDuplicates && deliveries.seenBefore(workflowKey, webhookId, Date.now())) {
-			return reply(200, 'OK: duplicate delivery');
+		if (!options.allowDuplicates) {
+			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+			if (!inMemory.has(key)) inMemory.set(key, {});
+			const now = Date.now();
+			// Both records see every new id: a repeat known to either is dropped.
+			const known = [seenBefore(inMemory.get(key)!, webhookId, now), seenBefore(this.getWorkflowStaticData('node'), webhookId, now)];
+			if (known.includes(true)) return reply(200, 'OK: duplicate delivery');
 		}
 
 		const timestampText = String(header('webhook-timestamp')).trim();

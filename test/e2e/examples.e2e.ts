@@ -208,6 +208,9 @@ describe('the examples in real n8n', () => {
 		afterAll(() => n8n?.stop());
 
 		test("New order to warehouse: a signed order.created runs the published workflow with the order's detail", async () => {
+			// n8n answers readiness before it has registered published webhooks (404 until then).
+			const url = (await sb.control('GET', '/state')).apps.find((a: { clientId: string }) => a.clientId === appClientId).webhookUrl;
+			for (let i = 0; i < 120 && (await fetch(url, { method: 'POST' })).status === 404; i++) await new Promise((r) => setTimeout(r, 500));
 			await sb.control('POST', '/stats/reset');
 			const created = await sb.control('POST', '/orders', { clientId: appClientId, quantity: 2 });
 			await sb.control('POST', '/deliveries/wait');

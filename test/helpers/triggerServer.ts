@@ -1,5 +1,7 @@
 // A webhook endpoint that hands each real request to the trigger's webhook() through n8n-core's
 // WebhookContext, the way n8n's webhook server does (express, raw body kept for JSON and text).
+// Static data as n8n keeps it for live webhooks: read from the store on every request, written
+// back after answering when changed. Servers given one store act as processes sharing a database.
 import express from 'express';
 import type { Server } from 'node:http';
 import { WebhookContext } from 'n8n-core';
@@ -14,12 +16,21 @@ export interface TriggerServer {
 	runs: INodeExecutionData[][];
 	/** Every answer given: status and body. */
 	answers: Array<{ status: number; body: string }>;
+	/** How often the static data was written back (n8n does it only when changed). */
+	staticDataSaves: number;
 	close(): Promise<void>;
+}
+
+/** The workflow's stored static data (n8n's database column), shareable between servers. */
+export interface StaticDataStore {
+	json: string;
 }
 
 export async function startTriggerServer(
 	credentials: ICredentialDataDecryptedObject,
 	parameters: IDataObject = { events: ['*'] },
+	store: StaticDataStore = { json: '{}' },
+	workflowId = `wf-${Math.random()}`,
 ): Promise<TriggerServer> {
 	const trigger = new MarketplacePartnerTrigger();
 	const node: INode = {
@@ -32,9 +43,11 @@ export async function startTriggerServer(
 		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
 	};
 	const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger, getKnownTypes: () => ({}) };
-	const workflow = new Workflow({ id: `wf-${Math.random()}`, nodes: [node], connections: {}, active: true, nodeTypes });
+	const loadWorkflow = () =>
+		new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes, staticData: JSON.parse(store.json) as IDataObject });
 	const runs: INodeExecutionData[][] = [];
 	const answers: TriggerServer['answers'] = [];
+	let staticDataSaves = 0;
 
 	const app = express();
 	// As n8n: the raw bytes are kept for JSON and text bodies; other types are read on demand.
@@ -64,10 +77,15 @@ export async function startTriggerServer(
 	});
 	app.post('/webhook', async (req, res) => {
 		const additionalData = { ...createAdditionalData({ marketplacePartnerApi: credentials }), httpRequest: req, httpResponse: res };
+		const workflow = loadWorkflow();
 		const webhookData = { webhookDescription: trigger.description.webhooks![0], node: node.name, workflowId: workflow.id, httpMethod: 'POST', path: 'webhook' } as unknown as IWebhookData;
 		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
 		try {
 			const result = await trigger.webhook.call(context);
+			if (workflow.staticData.__dataChanged) {
+				store.json = JSON.stringify(workflow.staticData);
+				staticDataSaves++;
+			}
 			if (result.noWebhookResponse) return;
 			runs.push(result.workflowData![0]);
 			res.status(200).send('{"message":"Workflow was started"}');
@@ -83,6 +101,9 @@ export async function startTriggerServer(
 		url: `http://127.0.0.1:${port}/webhook`,
 		runs,
 		answers,
+		get staticDataSaves() {
+			return staticDataSaves;
+		},
 		close: () =>
 			new Promise((resolve) => {
 				server.closeAllConnections();

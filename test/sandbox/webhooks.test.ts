@@ -114,6 +114,25 @@ describe('sandbox webhooks', () => {
 		for (const x of receiver.received) verify(x);
 	});
 
+	test('a resend repeats the delivery (same id and body, signed afresh) to the URL given', async () => {
+		const { deliveryId } = await sb.control('POST', `/apps/${app().clientId}/test-event`, {});
+		const [first] = await receiver.waitFor(1);
+		const other = await startReceiver();
+		await sb.control('POST', `/deliveries/${deliveryId}/resend`, { url: other.url });
+		const [again] = await other.waitFor(1);
+		expect(again.headers['x-svc-webhook-id']).toBe(deliveryId);
+		expect(again.rawBody.equals(first.rawBody)).toBe(true);
+		verify(again);
+		await sb.control('POST', '/deliveries/wait');
+		const attempts = await sb.control('GET', `/deliveries?deliveryId=${deliveryId}`);
+		expect(attempts.map((x: { url: string; resend: boolean }) => [x.url, x.resend])).toEqual([
+			[receiver.url, false],
+			[other.url, true],
+		]);
+		await other.close();
+		await expect(sb.control('POST', '/deliveries/whd_unknown/resend', {})).rejects.toThrow(/404 No delivery whd_unknown/);
+	});
+
 	test('a delivery that succeeds on a retry stops retrying', async () => {
 		let calls = 0;
 		receiver.respond = () => (++calls === 1 ? 503 : 204);

@@ -176,6 +176,37 @@ describe('Marketplace Partner Trigger', () => {
 		expect(allowing.runs).toHaveLength(2);
 	});
 
+	test('the record of seen deliveries lives in the static data n8n stores: shared by processes, kept across restarts', async () => {
+		const store = { json: '{}' };
+		const workflowId = 'wf-shared';
+		const first = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		const second = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		server = first;
+		await post('{"n":3}', { id: 'whd_shared' });
+		server = second; // the load balancer sends the retry to the other process
+		expect(await post('{"n":3}', { id: 'whd_shared' })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		await first.close();
+		await second.close();
+		server = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId); // a restart
+		expect(await post('{"n":3}', { id: 'whd_shared' })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect((await post('{"n":4}', { id: 'whd_new' })).status).toBe(200);
+		expect(first.runs.length + second.runs.length + server.runs.length).toBe(2);
+		expect(JSON.parse(store.json)['node:Marketplace Partner Trigger'].deliveries.map(([id]: [string]) => id)).toEqual(['whd_shared', 'whd_new']);
+	});
+
+	test('only a new delivery changes the static data: n8n writes nothing back for a dropped one', async () => {
+		const s = await listen();
+		await post('{"n":5}', { id: 'whd_once' });
+		await post('{"n":5}', { id: 'whd_once' });
+		expect(s.staticDataSaves).toBe(1);
+		await s.close();
+		const allowing = await startTriggerServer(creds(), { events: ['*'], options: { allowDuplicates: true } }, { json: '{}' });
+		server = allowing;
+		await post('{"n":5}', { id: 'whd_allowed' });
+		expect(allowing.staticDataSaves).toBe(0);
+		expect(allowing.runs).toHaveLength(1);
+	});
+
 	test('headers are added on request, without the signature', async () => {
 		const s = await listen(creds(), { events: ['*'], options: { includeHeaders: true } });
 		await post('{"n":2}');

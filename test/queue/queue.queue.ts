@@ -1,0 +1,254 @@
+// n8n in queue mode, as production runs it: Redis, PostgreSQL, a main, a worker and two webhook
+// processes (each its own user folder with this package installed), the sandbox as the API and
+// its ledger as the witness. Started once for the file; everything is stopped in afterAll.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { freePort, n8nCommand, packPackage, installPackageInto, ROOT } = require('../../scripts/lib');
+const { prepareWorkspace, exampleFor, triggerUrl, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
+const { startQueueInstallation } = require('../../scripts/queue');
+const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+type Execution = { id: string; status: string; mode: string };
+const BIG_SYNC_ID = 'mpQueueStockSync2k';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await sleep(500);
+	}
+}
+
+describe('queue mode: main + worker + two webhook processes on Redis and PostgreSQL', () => {
+	let sb: RunningSandbox;
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	let q: any;
+	let clientId: string;
+	let cookie = '';
+	let tarball: string;
+	const webhookPorts: Record<string, number> = {};
+	const sheet = new Map<string, number>(); // "product:variant" -> stock in the 2,000-row sheet
+	const report: Record<string, unknown> = {};
+
+	const rest = async (method: string, route: string, body?: unknown) => {
+		const res = await fetch(`${q.process('main').url}/rest${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = res.headers.get('set-cookie');
+		if (setCookie) cookie = setCookie.split(';')[0];
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+		return { status: res.status, json: (await res.json().catch(() => null)) as any };
+	};
+	const executions = async (workflowId: string): Promise<Execution[]> =>
+		(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`)).json.data.results;
+	const runData = async (id: string) => flatted.parse((await rest('GET', `/executions/${id}`)).json.data.data).resultData.runData;
+	const output = (data: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>, node: string, index = 0) =>
+		(data[node]?.[0]?.data.main[index] ?? []).map((i) => i.json);
+	/** Starts a workflow through main's REST API, as "Execute workflow" in the editor does. */
+	const runThroughMain = async (workflowId: string): Promise<string> => {
+		const res = await rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: 'Start' } });
+		expect(res.status).toBe(200);
+		return res.json.data.executionId;
+	};
+	const finished = (id: string) =>
+		until(`execution ${id} to end`, async () => {
+			const e: Execution = (await rest('GET', `/executions/${id}`)).json?.data;
+			return e && !['new', 'running', 'waiting'].includes(e.status) ? e : undefined;
+		}, 240_000);
+	const hookUrl = (name: string) => triggerUrl(webhookPorts[name], sb.baseUrl);
+	const stock = (productId: number, variantId?: number) => {
+		const product = sb.raw.state.products.get(productId);
+		return variantId ? sb.raw.state.variants.get(variantId).stock : product.stock;
+	};
+
+	beforeAll(async () => {
+		const started = Date.now();
+		sb = await startSandbox({ orders: 50, products: 1300, webhookMaxAttempts: 3 });
+		clientId = sb.apps['seller-a-full'].clientId;
+		// Short worker locks, so that a killed worker's job is noticed within seconds, not a minute.
+		q = await startQueueInstallation({
+			extraEnv: { QUEUE_WORKER_LOCK_DURATION: '20000', QUEUE_WORKER_LOCK_RENEW_TIME: '5000', QUEUE_WORKER_STALLED_INTERVAL: '5000' },
+		});
+		tarball = packPackage();
+		await prepareWorkspace({ userFolder: q.userFolder('main'), sandbox: sb.raw.describe(), n8nPort: 0, extraEnv: q.env, tarball });
+
+		// The 2,000-row sheet: every product (and variant) of seller A, stock set to a new value.
+		const rows = ['product_id,variant_combination_id,stock,external_ref'];
+		for (const p of sb.raw.state.products.values()) {
+			if (p.seller_id !== 1001) continue;
+			for (const variant of p.variant_ids.length ? p.variant_ids : [null]) {
+				if (rows.length > 2000) break;
+				const value = (p.product_id * 7 + (variant ?? 0)) % 500;
+				sheet.set(`${p.product_id}:${variant ?? ''}`, value);
+				rows.push(`${p.product_id},${variant ?? ''},${value},Q-${rows.length}`);
+			}
+		}
+		expect(rows).toHaveLength(2001);
+		const csv = path.join(q.dir, 'stock-2000.csv');
+		writeFileSync(csv, rows.join('\n') + '\n');
+		const big = exampleFor('spreadsheet-to-stock.json', sb.baseUrl);
+		big.id = BIG_SYNC_ID;
+		big.name = 'Queue test: 2,000-row stock sync';
+		big.nodes.find((n: { name: string }) => n.name === 'Read Stock Sheet').parameters.fileSelector = csv;
+		const bigFile = path.join(q.dir, 'big-sync.json');
+		writeFileSync(bigFile, JSON.stringify(big));
+		await n8nCommand(q.userFolder('main'), ['import:workflow', `--input=${bigFile}`], q.env);
+
+		// Each process on its own "machine": its own user folder with the package installed in it.
+		for (const name of ['worker', 'webhook-a', 'webhook-b']) installPackageInto(q.userFolder(name), tarball);
+		report.setupMs = Date.now() - started;
+		const up = Date.now();
+		await q.start('main');
+		webhookPorts['webhook-a'] = await freePort();
+		webhookPorts['webhook-b'] = await freePort();
+		await Promise.all([
+			q.start('worker'),
+			q.start('webhook-a', { port: webhookPorts['webhook-a'] }),
+			q.start('webhook-b', { port: webhookPorts['webhook-b'] }),
+		]);
+		report.n8nStartMs = Date.now() - up;
+		const owner = await rest('POST', '/owner/setup', { email: 'queue@example.com', firstName: 'Q', lastName: 'Q', password: 'Queue-Partner-2026' });
+		expect(owner.status).toBe(200);
+		report.rssAfterStartMiB = q.memory();
+	}, 900_000);
+
+	afterAll(async () => {
+		if (q) {
+			report.rssAtEndMiB = q.memory();
+			report.timings = q.timings;
+			process.stdout.write(`queue-mode report: ${JSON.stringify(report)}\n`);
+			await q.stop();
+		}
+		await sb?.close();
+	}, 120_000);
+
+	test('the spreadsheet-to-stock example, started through main, runs on the worker: valid rows applied once, bad rows reported', async () => {
+		await sb.control('POST', '/stats/reset');
+		const id = await runThroughMain('mpExampleStockSync1');
+		expect((await finished(id)).status).toBe('success');
+		expect(q.process('worker').output()).toContain(`Worker started execution ${id} `);
+		expect(q.process('main').output()).not.toContain(`Worker started execution ${id} `);
+
+		const data = await runData(id);
+		expect(output(data, 'Updated').map((r) => [r.product_id, r.variant_combination_id, r.new_stock])).toEqual([
+			[70001, null, 25],
+			[70009, null, 0],
+			[70003, 900003, 7],
+			[70003, 900004, 11],
+			[70015, null, 42],
+		]);
+		expect(output(data, 'Failure Report').map((f) => [f.product_id, f.code])).toEqual([
+			['70011', 'invalid_input'],
+			['70004', 'forbidden_product'],
+			['99999', 'product_not_found'],
+		]);
+		expect([stock(70001), stock(70009), stock(70003, 900003), stock(70003, 900004), stock(70015)]).toEqual([25, 0, 7, 11, 42]);
+		expect((await sb.control('GET', '/stats')).byEndpoint['POST /stock_update.php 200']).toBe(5);
+	});
+
+	test('order.created for 50 orders, alternately to two webhook processes, resent to the other and after a restart: one run per delivery id, on the worker', async () => {
+		await sb.control('POST', '/stats/reset');
+		const sentTo = new Map<string, string>();
+		for (let i = 0; i < 50; i++) {
+			const target = i % 2 ? 'webhook-b' : 'webhook-a';
+			await sb.control('POST', `/apps/${clientId}/webhook`, { url: hookUrl(target) });
+			const created = await sb.control('POST', '/orders', { clientId });
+			sentTo.set(created.deliveries[0].deliveryId, target);
+			await sb.control('POST', '/deliveries/wait');
+		}
+		const ids = [...sentTo.keys()];
+		const firstAttempts = (await sb.control('GET', '/deliveries')).filter((a: { event: string }) => a.event === 'order.created');
+		expect(firstAttempts.map((a: { statusCode: number }) => a.statusCode)).toEqual(Array(50).fill(200));
+
+		// 10 resent to the process that did not receive them first; one process restarts (same
+		// port, as behind a load balancer) and 5 more arrive there; 3 go again to webhook-b,
+		// which received them first and was not restarted.
+		const other = (name: string) => (name === 'webhook-a' ? 'webhook-b' : 'webhook-a');
+		for (const id of ids.slice(0, 10)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl(other(sentTo.get(id)!)) });
+		await sb.control('POST', '/deliveries/wait');
+		await q.process('webhook-a').stop();
+		await q.start('webhook-a', { port: webhookPorts['webhook-a'] });
+		for (const id of ids.slice(10, 15)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-a') });
+		const sameProcess = [ids[15], ids[17], ids[19]];
+		for (const id of sameProcess) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-b') });
+		await sb.control('POST', '/deliveries/wait');
+		const resent = (await sb.control('GET', '/deliveries')).filter((a: { resend: boolean }) => a.resend);
+		expect(resent).toHaveLength(18);
+		expect(resent.every((a: { statusCode: number }) => a.statusCode === 200)).toBe(true);
+		const droppedByTrigger = resent.filter((a: { responseBody: string }) => a.responseBody === 'OK: duplicate delivery');
+		expect(droppedByTrigger.map((a: { deliveryId: string }) => a.deliveryId)).toEqual(expect.arrayContaining(sameProcess));
+
+		// Whatever passed the trigger again stops at Remove Duplicates (n8n's processed_data table).
+		const total = 50 + resent.length - droppedByTrigger.length;
+		const list = await until('every execution to end', async () => {
+			const all = await executions(TRIGGER_WORKFLOW_ID);
+			return all.length >= total && all.every((e) => e.status === 'success') ? all : undefined;
+		});
+		expect(list).toHaveLength(total);
+		const picked: string[] = [];
+		for (const e of list) {
+			const data = await runData(e.id);
+			if (output(data, 'Pick List Item').length) picked.push(String(output(data, 'Order Created')[0].webhookId));
+		}
+		expect(picked.sort()).toEqual([...ids].sort());
+		const workerLog = q.process('worker').output();
+		for (const e of list) expect(workerLog).toContain(`Worker started execution ${e.id} `);
+		expect((await sb.control('GET', '/stats')).byEndpoint['GET /order_detail.php 200']).toBe(50);
+		report.deliveries = { first: 50, resent: resent.length, droppedByTrigger: droppedByTrigger.length, stoppedByRemoveDuplicates: resent.length - droppedByTrigger.length };
+	});
+
+	test('a tampered delivery is answered 401 by either webhook process and starts nothing', async () => {
+		const before = (await executions(TRIGGER_WORKFLOW_ID)).length;
+		for (const name of ['webhook-a', 'webhook-b']) {
+			await sb.control('POST', `/apps/${clientId}/webhook`, { url: hookUrl(name) });
+			await sb.control('POST', `/apps/${clientId}/test-event`, { tamper: 'signature' });
+		}
+		await sb.control('POST', '/deliveries/wait');
+		const tampered = (await sb.control('GET', '/deliveries')).filter((a: { tamper: string | null }) => a.tamper);
+		expect(tampered.map((a: { url: string; statusCode: number }) => [a.url, a.statusCode])).toEqual([
+			[hookUrl('webhook-a'), 401],
+			[hookUrl('webhook-b'), 401],
+		]);
+		await sleep(2000);
+		expect(await executions(TRIGGER_WORKFLOW_ID)).toHaveLength(before);
+	});
+
+	test('SIGKILL of the worker in the middle of a 2,000-row sync: the execution is not resumed; re-running it sets every stock to the sheet', async () => {
+		await sb.control('POST', '/stats/reset');
+		await sb.control('POST', '/faults', { latencyMs: 25 });
+		const updates = async () => (await sb.control('GET', '/stats')).byEndpoint['POST /stock_update.php 200'] ?? 0;
+		const id = await runThroughMain(BIG_SYNC_ID);
+		await until('the sync to be under way', async () => (await updates()) >= 300);
+		q.process('worker').child.kill('SIGKILL');
+		const atKill = await updates();
+		await sb.control('POST', '/faults/reset');
+		installPackageInto(q.userFolder('worker-2'), tarball); // a new machine, set up as the first
+		await q.start('worker-2');
+		const interrupted = await finished(id);
+		const detail = (await rest('GET', `/executions/${id}`)).json.data;
+		const error = detail.data ? flatted.parse(detail.data).resultData?.error : undefined;
+		report.interruptedExecution = { status: interrupted.status, error: error?.message, updatesAtKill: atKill, updatesAfter: await updates() };
+		expect(['crashed', 'error']).toContain(interrupted.status);
+		expect(await updates()).toBeLessThan(sheet.size); // nothing ran it again to the end
+		expect(q.process('worker-2').output()).not.toContain(`Worker started execution ${id} `);
+
+		const rerun = await runThroughMain(BIG_SYNC_ID);
+		expect((await finished(rerun)).status).toBe('success');
+		expect(q.process('worker-2').output()).toContain(`Worker started execution ${rerun} `);
+		const wrong = [...sheet].filter(([key, value]) => {
+			const [product, variant] = key.split(':').map((x) => (x ? Number(x) : undefined));
+			return stock(product!, variant) !== value;
+		});
+		expect(wrong).toEqual([]);
+		expect(sheet.size).toBe(2000);
+	});
+});

@@ -1,0 +1,47 @@
+// The record of seen delivery ids: a 24-hour window and a bound on its size.
+import type { IDataObject } from 'n8n-workflow';
+import { MAX_DELIVERY_IDS, seenBefore } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+
+const HOUR = 60 * 60 * 1000;
+const t0 = Date.UTC(2026, 5, 1);
+
+describe('seenBefore', () => {
+	test('an id is a repeat for 24 hours, then new again', () => {
+		const state: IDataObject = {};
+		expect(seenBefore(state, 'whd_1', t0)).toBe(false);
+		expect(seenBefore(state, 'whd_1', t0 + 24 * HOUR - 1000)).toBe(true);
+		expect(seenBefore(state, 'whd_1', t0 + 24 * HOUR)).toBe(false);
+	});
+
+	test('ids older than the window are dropped when a new one is recorded', () => {
+		const state: IDataObject = {};
+		seenBefore(state, 'whd_old', t0);
+		seenBefore(state, 'whd_mid', t0 + 12 * HOUR);
+		seenBefore(state, 'whd_new', t0 + 25 * HOUR);
+		expect(state.deliveries).toEqual([
+			['whd_mid', (t0 + 12 * HOUR) / 1000],
+			['whd_new', (t0 + 25 * HOUR) / 1000],
+		]);
+	});
+
+	test(`at most ${MAX_DELIVERY_IDS} ids are kept, the oldest go first`, () => {
+		const state: IDataObject = {};
+		for (let i = 0; i <= MAX_DELIVERY_IDS; i++) seenBefore(state, `whd_${i}`, t0 + i);
+		const kept = state.deliveries as Array<[string, number]>;
+		expect(kept).toHaveLength(MAX_DELIVERY_IDS);
+		expect(kept[0][0]).toBe('whd_1');
+		expect(seenBefore(state, 'whd_0', t0 + MAX_DELIVERY_IDS + 1)).toBe(false);
+		expect(seenBefore(state, `whd_${MAX_DELIVERY_IDS}`, t0 + MAX_DELIVERY_IDS + 2)).toBe(true);
+	});
+
+	test('a repeat leaves the record untouched; something else stored there is replaced, not trusted', () => {
+		const state: IDataObject = {};
+		seenBefore(state, 'whd_1', t0);
+		const before = state.deliveries;
+		expect(seenBefore(state, 'whd_1', t0 + 1000)).toBe(true);
+		expect(state.deliveries).toBe(before);
+		const odd: IDataObject = { deliveries: 'not a list' };
+		expect(seenBefore(odd, 'whd_1', t0)).toBe(false);
+		expect(odd.deliveries).toEqual([['whd_1', t0 / 1000]]);
+	});
+});
