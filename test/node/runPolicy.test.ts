@@ -34,7 +34,7 @@ describe('RunPolicy', () => {
 		for (let i = 0; i < 40; i++) policy.answered();
 		expect(await granted()).toBe(8);
 		expect(await grantedNow(policy, 1)).toBe(0); // never past Concurrency
-		policy.stop({ gaveUp: false, message: 'test' });
+		policy.stop({ message: 'test' });
 	});
 
 	test('three 429s in a row pause every request for Retry-After; a 429 among successes does not', async () => {
@@ -47,7 +47,7 @@ describe('RunPolicy', () => {
 		policy.rateLimited(Date.now(), 2_000);
 		policy.rateLimited(Date.now(), 2_000);
 		expect(await grantedNow(policy, 1)).toBe(0); // three in a row: paused
-		policy.stop({ gaveUp: false, message: 'test' });
+		policy.stop({ message: 'test' });
 	});
 
 	test('a window of failures in a row holds back requests not yet sent; retries still go', async () => {
@@ -57,6 +57,6 @@ describe('RunPolicy', () => {
 		expect(await grantedNow(policy, 1)).toBe(0);
 		expect(await policy.acquire(true)).toBe(true);
 		policy.release();
-		policy.stop({ gaveUp: false, message: 'test' });
+		policy.stop({ message: 'test' });
 	});
 });

@@ -169,7 +169,6 @@ export async function apiRequest(
 			if (asked !== undefined && asked > policy.giveUpAfterMs) {
 				// Waiting that long cannot happen within the run's bound: stop now rather than ask again.
 				policy.stop({
-					gaveUp: true,
 					itemIndex,
 					message: `The API asked to wait ${Math.ceil(asked / 1000)} s (Retry-After), longer than the node may wait without progress (Give Up After: ${Math.round(policy.giveUpAfterMs / 1000)} s).`,
 				});

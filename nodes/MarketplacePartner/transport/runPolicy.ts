@@ -15,7 +15,7 @@ const BACKOFF_MAX_MS = 10_000;
 /**
  * 429s in a row, with no success between them, that mean the limit applies to the whole run rather
  * than to single requests. One 429 among successes (a server shedding load at random) only makes its
- * own request wait; a streak pauses everyone. Three in a row happen by chance about once per 350
+ * own request wait; a streak pauses everyone. Three in a row happen by chance about once in 300
  * requests when 15 % of answers are 429, so random 429s rarely stop the run.
  */
 const RATE_LIMIT_STREAK = 3;
@@ -29,7 +29,6 @@ export interface RunOptions {
 
 /** Why the run stopped sending: it gave up (the API made no progress) or a row failed. */
 export interface StopReason {
-	gaveUp: boolean;
 	message: string;
 	/** The item whose request stopped the run, when one did. */
 	itemIndex?: number;
@@ -157,7 +156,6 @@ export class RunPolicy {
 	giveUp(cause: string, itemIndex?: number): void {
 		const seconds = Math.round(this.giveUpAfterMs / 1000);
 		this.stop({
-			gaveUp: true,
 			itemIndex,
 			message: `Nothing in this run succeeded for ${seconds} s (option Give Up After), so the node gave up; the last attempt got ${cause}.`,
 		});

@@ -124,7 +124,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const nodeError = toNodeError.call(this, error, i);
 			if (continueOnFail) return errorItem(nodeError, i);
 			// As in a sequential run, no further row is sent after a failure.
-			policy.stop({ gaveUp: false, itemIndex: i, message: `The node stopped at row ${i + 1}, which failed.` });
+			policy.stop({ itemIndex: i, message: `The node stopped at row ${i + 1}, which failed.` });
 			return nodeError;
 		}
 	});
