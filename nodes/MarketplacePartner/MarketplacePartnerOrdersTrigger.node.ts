@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiRequest } from './transport';
+import { startRun } from './transport/runPolicy';
 import { mapWithConcurrency } from './transport/concurrency';
 import { toApiDateTime, toWholeNumber } from './helpers/values';
 import {
@@ -140,6 +141,9 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const status = typeof options.status === 'string' && options.status.trim() ? options.status.trim() : undefined;
 		if (events.length === 0) throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events.');
+		// Each poll is a run of its own (retries, credential read): n8n reuses one context for every
+		// poll of an activation.
+		startRun(this);
 
 		if (this.getMode() === 'manual') {
 			const sample = await latestChange.call(this, events, status);

@@ -45,6 +45,7 @@ export class PollHarness {
 			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters } as INode['parameters'],
 			credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
 		};
+		// Held, not copied: a test can edit the credential between polls, as a user edits it in n8n.
 		this.additionalData = createAdditionalData({ marketplacePartnerApi: credentials });
 		this.load();
 	}
@@ -69,32 +70,43 @@ export class PollHarness {
 		return this.workflow.getStaticData('node', this.node);
 	}
 
+	/**
+	 * n8n makes one poll context per activation and runs every poll of it through that context
+	 * (n8n-core's ActiveWorkflowTriggers.activatePollTrigger): so does this harness.
+	 */
+	private activation?: { context: PollContext; outcome: PollOutcome };
+
 	private async run(activation: WorkflowActivateMode, testing: boolean): Promise<PollOutcome> {
-		let items: IDataObject[] | null = null;
-		let error: Error | undefined;
-		const context = new PollContext(
-			this.workflow,
-			this.node,
-			this.additionalData,
-			'trigger',
-			activation,
-			(data: INodeExecutionData[][]) => {
-				// n8n's __emit saves the workflow's static data, then starts the execution.
-				this.saved = JSON.parse(JSON.stringify(this.workflow.staticData));
-				items = data[0].map((i) => i.json);
-				this.emitted.push(...items);
-			},
-			(e: Error) => {
-				error = e;
-			},
-		);
+		if (testing || !this.activation) {
+			const outcome: PollOutcome = { items: null };
+			const context = new PollContext(
+				this.workflow,
+				this.node,
+				this.additionalData,
+				'trigger',
+				activation,
+				(data: INodeExecutionData[][]) => {
+					// n8n's __emit saves the workflow's static data, then starts the execution.
+					this.saved = JSON.parse(JSON.stringify(this.workflow.staticData));
+					outcome.items = data[0].map((i) => i.json);
+					this.emitted.push(...outcome.items);
+				},
+				(e: Error) => {
+					outcome.error = e;
+				},
+			);
+			this.activation = { context, outcome };
+		}
+		const { context, outcome } = this.activation;
+		outcome.items = null;
+		delete outcome.error;
 		const execute = Container.get(PollTriggerExecutor).create(this.workflow, this.node, context, () => true);
 		try {
 			await execute(testing);
 		} catch (e) {
-			error = e as Error;
+			outcome.error = e as Error;
 		}
-		return { items, error };
+		return { items: outcome.items, error: outcome.error };
 	}
 
 	/** Activation (n8n runs one poll at once; an error fails the activation). */

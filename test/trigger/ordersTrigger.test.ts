@@ -62,6 +62,21 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(h.emitted).toHaveLength(log.length);
 	});
 
+	test('a credential edited while the trigger is active counts from the next poll on', async () => {
+		const credentials = credentialsFor(sb.baseUrl, app());
+		const h = new PollHarness({ events: ['order.created'], options: { overlapSeconds: 1, skewSeconds: 0 } }, credentials);
+		await h.activate();
+		const { clientSecret } = credentials;
+		credentials.clientSecret = 'cs_not_the_secret';
+		const refused = await h.poll();
+		expect(refused.error?.message).toBe('The Partner API could not verify the request signature');
+		credentials.clientSecret = clientSecret;
+		const { orderItemIds } = await change({ newOrders: 1 });
+		const fixed = await h.poll();
+		expect(fixed.error).toBeUndefined();
+		expect(fixed.items!.map((i) => i.order_item_id)).toEqual(orderItemIds);
+	});
+
 	test('Start From: the first activation catches up on the changes after that moment', async () => {
 		await change({ newOrders: 2, statusChanges: 2 });
 		const log = await changes();

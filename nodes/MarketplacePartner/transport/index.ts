@@ -42,9 +42,11 @@ interface LoadedCredentials {
 	parsed: PartnerCredentials;
 }
 
-// One credential read per node run: in n8n each read is a database query plus a decryption, and a
-// sheet of thousands of rows would otherwise pay for it twice per row.
-const credentialsByRun = new WeakMap<ApiContext, Promise<LoadedCredentials>>();
+// One credential read per run (an execution of the node, or one poll): in n8n each read is a
+// database query plus a decryption, and a sheet of thousands of rows would otherwise pay for it
+// twice per row. Keyed by the run's policy, not its context: n8n runs every poll of an activation
+// through one context, and an edited credential must count from the next poll on.
+const credentialsByRun = new WeakMap<RunPolicy, Promise<LoadedCredentials>>();
 
 async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedCredentials> {
 	const data = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
@@ -58,12 +60,12 @@ async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedC
 	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
 }
 
-function credentialsFor(this: ApiContext, itemIndex?: number): Promise<LoadedCredentials> {
-	let loaded = credentialsByRun.get(this);
+function credentialsFor(this: ApiContext, run: RunPolicy, itemIndex?: number): Promise<LoadedCredentials> {
+	let loaded = credentialsByRun.get(run);
 	if (!loaded) {
 		loaded = loadCredentials.call(this, itemIndex);
-		credentialsByRun.set(this, loaded);
-		loaded.catch(() => credentialsByRun.delete(this)); // a failed read is retried by the next item
+		credentialsByRun.set(run, loaded);
+		loaded.catch(() => credentialsByRun.delete(run)); // a failed read is retried by the next item
 	}
 	return loaded;
 }
@@ -88,8 +90,8 @@ export async function apiRequest(
 	endpoint: Endpoint,
 	{ qs, body, itemIndex }: RequestOptions = {},
 ): Promise<IDataObject> {
-	const { decrypted, parsed: credentials } = await credentialsFor.call(this, itemIndex);
 	const policy = runPolicyOf(this);
+	const { decrypted, parsed: credentials } = await credentialsFor.call(this, policy, itemIndex);
 	const query = qs ? buildQueryString(qs) : '';
 	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
 	// Serialised once, here: these exact bytes are signed and sent on every attempt.
