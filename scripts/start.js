@@ -56,8 +56,10 @@ async function main() {
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
        curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
-  3. Open "Marketplace: incremental order sync" and run it twice: the second run only returns
-     orders updated since the first (try changing one: POST ${control}/orders/500001/status {"status":"shipped"}).
+  3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
+     minute and runs once per change (no webhook needed). Change an order and look at its
+     executions within a minute:
+       curl -X POST ${control}/orders/500001/status -H 'content-type: application/json' -d '{"status":"shipped"}'
 
   Ctrl-C stops n8n and the sandbox.
 `);
