@@ -257,7 +257,7 @@ async function main() {
 		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js');
 		const poller = new PollHarness({ events: ['order.created', 'order.updated'] }, credentials, new MarketplacePartnerOrdersTrigger());
 		await poller.activate();
-		await control(sandbox, 'POST', '/changes', { changes: { statusChanges: 20 } });
+		await control(sandbox, 'POST', '/changes', { changes: { newOrders: 20 } });
 		if ((await poller.poll()).items?.length !== 20) throw new Error('orders trigger: the 20 changes did not come out');
 		const quietPolls = 10;
 		await control(sandbox, 'POST', '/stats/reset');

@@ -50,9 +50,10 @@ async function main() {
        curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
      Or open its trigger, click "Test this trigger", copy the Test URL and have the sandbox send a test event there:
        curl -X POST ${control}/apps/${app.clientId}/test-event -H 'content-type: application/json' -d '{"url":"<Test URL>"}'
-  3. Open "Marketplace: incremental order sync" and click "Execute workflow": it lists the orders
-     updated since its watermark. The watermark only moves in runs of the published workflow (n8n
-     never saves workflow static data in editor runs), so two editor runs return the same orders.
+  3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
+     minute and runs once per change (no webhook needed). Change an order and look at its
+     executions within a minute:
+       curl -X POST ${control}/orders/500001/status -H 'content-type: application/json' -d '{"status":"shipped"}'
 
   Ctrl-C stops n8n and the sandbox.
 `);

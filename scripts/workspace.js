@@ -10,6 +10,8 @@ const { ROOT, installPackageInto, n8nCommand } = require('./lib');
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
 const TRIGGER_WORKFLOW_ID = 'mpExampleNewOrder1';
+// Published too: its Orders Trigger polls the sandbox every minute (activation takes its first poll).
+const POLLING_WORKFLOW_ID = 'mpExampleOrderSync';
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
@@ -91,11 +93,22 @@ async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'selle
     fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
   await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
-  await n8nCommand(userFolder, ['publish:workflow', `--id=${TRIGGER_WORKFLOW_ID}`], extraEnv);
+  for (const id of [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID]) await n8nCommand(userFolder, ['publish:workflow', `--id=${id}`], extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
   return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID };
 }
 
-module.exports = { prepareWorkspace, setUpOwner, OWNER, importCredential, exampleFor, exampleFiles, triggerUrl, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID };
+module.exports = {
+  prepareWorkspace,
+  setUpOwner,
+  OWNER,
+  importCredential,
+  exampleFor,
+  exampleFiles,
+  triggerUrl,
+  CREDENTIAL_ID,
+  TRIGGER_WORKFLOW_ID,
+  POLLING_WORKFLOW_ID,
+};
