@@ -18,8 +18,17 @@ async function main() {
 	const peakBefore = process.resourceUsage().maxRSS * 1024;
 	const started = performance.now();
 	let result;
+	let stateBytes = 0;
 	if (scenario === 'pull') {
 		result = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials });
+	} else if (scenario === 'catchup') {
+		// The Orders Trigger's first activation with Start From before every change: one poll emits them all.
+		const { PollHarness } = await import('../test/helpers/poll');
+		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js');
+		const poller = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-07-01T00:00:00Z' } }, credentials, new MarketplacePartnerOrdersTrigger());
+		const outcome = await poller.activate();
+		result = { error: outcome.error, items: (outcome.items ?? []).map((json) => ({ json })) };
+		stateBytes = Buffer.byteLength(JSON.stringify(poller.saved));
 	} else {
 		const products = JSON.parse(process.argv[5]) as number[];
 		const items = Array.from({ length: count }, (_, i) => ({ product_id: products[i % products.length], stock: i % 500 }));
@@ -38,7 +47,7 @@ async function main() {
 	const liveHeap = process.memoryUsage().heapUsed - baselineHeap;
 	let outputBytes = 0;
 	for (const item of result.items) outputBytes += Buffer.byteLength(JSON.stringify(item.json));
-	process.stdout.write(`${JSON.stringify({ scenario, count, baselineRss, peakRss, liveHeap, outputBytes, seconds })}\n`);
+	process.stdout.write(`${JSON.stringify({ scenario, count, baselineRss, peakRss, liveHeap, outputBytes, stateBytes, seconds })}\n`);
 }
 
 main().then(

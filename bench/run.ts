@@ -25,6 +25,7 @@ const MEMORY_ORDERS = 100_000 * scale;
 const REPS = quick ? 3 : 5;
 const SYNC_LATENCY_MS = 5;
 const PAGE_SIZE = 100;
+const CATCHUP_ORDERS = 10_000 * scale;
 
 type App = SandboxInfo['apps'][number];
 
@@ -99,14 +100,14 @@ function verifyBench(bytes: number, iterations: number) {
 	return { oursNs: median(oursNs), bareNs: median(bareNs), ratio: median(oursNs) / median(bareNs) };
 }
 
-function memoryChild(scenario: 'pull' | 'sync', sandbox: SandboxInfo, count: number, products: number[] = []) {
+function memoryChild(scenario: 'pull' | 'sync' | 'catchup', sandbox: SandboxInfo, count: number, products: number[] = []) {
 	const result = spawnSync(
 		process.execPath,
 		['--expose-gc', '--import', 'tsx', path.join(__dirname, 'memory-child.ts'), scenario, JSON.stringify(sandbox), String(count), JSON.stringify(products)],
 		{ encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
 	);
 	if (result.status !== 0) throw new Error(`memory child failed: ${result.stderr}`);
-	return JSON.parse(result.stdout.trim().split('\n').pop()!) as { baselineRss: number; peakRss: number; liveHeap: number; outputBytes: number; seconds: number; count: number };
+	return JSON.parse(result.stdout.trim().split('\n').pop()!) as { baselineRss: number; peakRss: number; liveHeap: number; outputBytes: number; stateBytes: number; seconds: number; count: number };
 }
 
 const fmt = (n: number, digits = 2) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -233,7 +234,44 @@ async function main() {
 			syncLiveBytesPerRow: sync.liveHeap / SYNC_ROWS,
 		};
 
-		// 5. The do-it-yourself way in the real n8n, where it is installed.
+		// 5. The Orders Trigger (polling): what a poll costs when nothing changed, in requests, and
+		// the memory of catching up on many changed orders, at a tenth and at the full size.
+		process.stderr.write(`orders trigger: quiet polls, catch-up of ${CATCHUP_ORDERS / 10} and ${CATCHUP_ORDERS} changed orders…\n`);
+		await control(sandbox, 'POST', '/reset', { orders: PULL_ORDERS, products });
+		const { PollHarness } = await import('../test/helpers/poll');
+		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js');
+		const poller = new PollHarness({ events: ['order.created', 'order.updated'] }, credentials, new MarketplacePartnerOrdersTrigger());
+		await poller.activate();
+		await control(sandbox, 'POST', '/changes', { changes: { statusChanges: 20 } });
+		if ((await poller.poll()).items?.length !== 20) throw new Error('orders trigger: the 20 changes did not come out');
+		const quietPolls = 10;
+		await control(sandbox, 'POST', '/stats/reset');
+		for (let i = 0; i < quietPolls; i++) if ((await poller.poll()).items !== null) throw new Error('orders trigger: a quiet poll emitted');
+		const listRequests = (await control(sandbox, 'GET', '/stats')).requests;
+		const catchUp = async (count: number) => {
+			await control(sandbox, 'POST', '/reset', { orders: 1000, products });
+			await control(sandbox, 'POST', '/changes', { changes: { newOrders: Math.min(count, 1000) } });
+			for (let made = 1000; made < count; made += 1000) await control(sandbox, 'POST', '/changes', { changes: { newOrders: Math.min(1000, count - made) } });
+			await control(sandbox, 'POST', '/stats/reset');
+			const measured = memoryChild('catchup', sandbox, count);
+			return { ...measured, requests: (await control(sandbox, 'GET', '/stats')).requests };
+		};
+		const catchTenth = await catchUp(CATCHUP_ORDERS / 10);
+		const catchFull = await catchUp(CATCHUP_ORDERS);
+		results.ordersTrigger = {
+			quietPolls,
+			requestsPerQuietPoll: listRequests / quietPolls,
+			catchUpOrders: CATCHUP_ORDERS,
+			catchUpRequests: catchFull.requests,
+			catchUpSeconds: catchFull.seconds,
+			catchUpPeakBytesPerOrder: (catchFull.peakRss - catchFull.baselineRss) / CATCHUP_ORDERS,
+			catchUpPeakBytesPerOrderAtTenth: (catchTenth.peakRss - catchTenth.baselineRss) / catchTenth.count,
+			catchUpLiveBytesPerOrder: catchFull.liveHeap / CATCHUP_ORDERS,
+			catchUpLiveBytesPerOrderAtTenth: catchTenth.liveHeap / catchTenth.count,
+			stateBytesPerOrder: catchFull.stateBytes / CATCHUP_ORDERS,
+		};
+
+		// 6. The do-it-yourself way in the real n8n, where it is installed.
 		process.stderr.write('do-it-yourself workflows in real n8n (where installed)…\n');
 		await control(sandbox, 'POST', '/reset', { orders: PULL_ORDERS, products });
 		const diy = await runDiy({ sandbox, app, rows, pullOrders: PULL_ORDERS, latencyMs: SYNC_LATENCY_MS, reps: quick ? 1 : 2 });
@@ -248,6 +286,7 @@ async function main() {
 	const p = results.pull;
 	const s = results.stockSync;
 	const m = results.memory;
+	const t = results.ordersTrigger;
 	const lines = [
 		`Machine: ${results.machine.cpus} cores, ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}${quick ? ' (quick: a tenth of the size)' : ''}`,
 		'',
@@ -262,6 +301,9 @@ async function main() {
 		`| Verify 1 MB webhook | ${fmt(results.verify.ns1m.ours / 1000)} µs | bare HMAC ${fmt(results.verify.ns1m.bare / 1000)} µs | ${fmt(results.verify.ratio1m)}x | ≤ 1.1x |`,
 		`| Memory: Return All ${m.pullOrders} orders | ${fmt(m.pullPeakBytesPerOrder, 0)} B/order peak (${fmt(m.pullPeakRssMiB, 0)} MiB) | ${fmt(m.pullPeakBytesPerOrderAtTenth, 0)} B/order at a tenth; output ${fmt(m.outputBytesPerOrder, 0)} B/order | growth ${fmt(m.pullPeakBytesPerOrder / m.pullPeakBytesPerOrderAtTenth)}x | linear |`,
 		`| Memory: Return All, live heap after GC with the output held | ${fmt(m.pullLiveBytesPerOrder, 0)} B/order | ${fmt(m.pullLiveBytesPerOrderAtTenth, 0)} B/order at a tenth | growth ${fmt(m.pullLiveBytesPerOrder / m.pullLiveBytesPerOrderAtTenth)}x | linear |`,
+		`| Orders Trigger: a poll when nothing changed | ${fmt(t.requestsPerQuietPoll)} requests | 1 request | ${fmt(t.requestsPerQuietPoll)}x | 1 request |`,
+		`| Orders Trigger: catch up ${t.catchUpOrders} changed orders, peak | ${fmt(t.catchUpPeakBytesPerOrder, 0)} B/order (${t.catchUpRequests} requests, ${fmt(t.catchUpSeconds)} s) | ${fmt(t.catchUpPeakBytesPerOrderAtTenth, 0)} B/order at a tenth | growth ${fmt(t.catchUpPeakBytesPerOrder / t.catchUpPeakBytesPerOrderAtTenth)}x | linear |`,
+		`| Orders Trigger: catch-up, live heap after GC with the output held | ${fmt(t.catchUpLiveBytesPerOrder, 0)} B/order (state ${fmt(t.stateBytesPerOrder, 0)} B/order) | ${fmt(t.catchUpLiveBytesPerOrderAtTenth, 0)} B/order at a tenth | growth ${fmt(t.catchUpLiveBytesPerOrder / t.catchUpLiveBytesPerOrderAtTenth)}x | linear |`,
 		`| Memory: stock sync ${m.syncRows} rows | ${fmt(m.syncPeakRssMiB, 0)} MiB peak, ${fmt(m.syncPeakBytesPerRow, 0)} B/row | live ${fmt(m.syncLiveBytesPerRow, 0)} B/row after GC | | |`,
 	];
 	if (results.diy) {

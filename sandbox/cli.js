@@ -21,6 +21,7 @@ const FLAGS = {
   'rate-5xx': ['number', 'Share (0..1) of API requests answered with --status-5xx'],
   'status-5xx': ['number', 'Status of injected server errors (default 503)'],
   'rate-drop': ['number', 'Share (0..1) of API requests whose connection is dropped'],
+  'list-order': ['string', 'Order of GET /orders.php: order_item_id (default), updated_at_asc, updated_at_desc'],
   replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
   'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
   'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],

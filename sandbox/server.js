@@ -8,6 +8,7 @@ const data = require('./data');
 const { createRandom } = require('./random');
 const { formatApiDate, nowWholeSecondsMs, parseApiOrIsoDate } = require('./time');
 const { WebhookSender } = require('./webhooks');
+const { createChangeFeed } = require('./changes');
 
 const DEFAULTS = {
   host: '127.0.0.1',
@@ -23,6 +24,7 @@ const DEFAULTS = {
   webhookMaxAttempts: 5,
   webhookRetryBaseMs: 500,
   webhookTimeoutMs: 10000,
+  listOrder: 'order_item_id',
 };
 
 const DEFAULT_PAGE_SIZE = 50; // the spec's recommended size; its default is "not shown"
@@ -69,12 +71,15 @@ function createSandbox(options = {}) {
     timeoutMs: opts.webhookTimeoutMs,
     log,
   });
+  // List order, the change log and changes armed while a client pages (sandbox/changes.js).
+  const feed = createChangeFeed({ listOrder: opts.listOrder });
 
   function reset({ seed = opts.seed, orders = opts.orders, ordersB = opts.ordersB, products = opts.products } = {}) {
     state = data.seed({ seed, ordersA: orders, ordersB, productsPerSeller: products });
     faults = { ...NO_FAULTS, ...pickFaults(opts) };
     faultRandom = createRandom(seed ^ 0x5eed);
     seenSignatures = new Map();
+    feed.reset(seed);
     webhooks.clearAttempts();
     resetStats();
   }
@@ -228,9 +233,12 @@ function createSandbox(options = {}) {
         (o) => (status === null || o.status === status) && (updatedAfter === null || o.updated_ms > updatedAfter),
       );
     }
+    orders = feed.sort(orders);
     const page = orders.slice(offset, offset + limit);
     const pagination = { limit, offset, returned: page.length, has_more: offset + page.length < orders.length };
-    return `{"ok":true,"data":{"orders":[${page.map((o) => data.orderListJson(state, o)).join(',')}],"pagination":${JSON.stringify(pagination)}}}`;
+    const body = `{"ok":true,"data":{"orders":[${page.map((o) => data.orderListJson(state, o)).join(',')}],"pagination":${JSON.stringify(pagination)}}}`;
+    feed.afterListPage(state, app);
+    return body;
   }
 
   function orderDetail(app, query) {
@@ -466,6 +474,7 @@ function createSandbox(options = {}) {
         products: state.products.size,
         ordersBySeller: Object.fromEntries([...state.ordersBySeller].map(([id, list]) => [id, list.length])),
       },
+      listOrder: feed.order,
       faults,
     })],
     ['POST', /^\/reset$/, (m, body) => {
@@ -520,6 +529,7 @@ function createSandbox(options = {}) {
         quantity: body.quantity ?? 1,
         createdMs: now,
       });
+      feed.record(state, order);
       const deliveries = emit(sellerId, 'order.created', data.orderListEntry(state, order));
       return { ...data.orderDetail(state, order), deliveries };
     }],
@@ -530,6 +540,7 @@ function createSandbox(options = {}) {
       }
       const previous = order.status;
       data.setOrderStatus(state, order, body.status, nowWholeSecondsMs());
+      feed.record(state, order);
       const deliveries = emit(order.seller_id, 'order.updated', { ...data.orderListEntry(state, order), previous_status: previous });
       return { ...data.orderDetail(state, order), deliveries };
     }],
@@ -561,6 +572,13 @@ function createSandbox(options = {}) {
     }],
     ['GET', /^\/deliveries$/, (m, body, query) => webhooks.list(Object.fromEntries(query))],
     ['POST', /^\/deliveries\/wait$/, async () => (await webhooks.idle(), webhooks.list())],
+    ...feed.routes({
+      getState: () => state,
+      sellerOf: (body) => (body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId),
+      fail: (status, message) => {
+        throw new ControlError(status, message);
+      },
+    }),
   ];
 
   function samplePayload(app, event) {

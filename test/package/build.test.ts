@@ -39,6 +39,7 @@ describe('package', () => {
 				'dist/credentials/MarketplacePartnerApi.credentials.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js',
+				'dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js',
 			]),
 		);
 		for (const file of [
@@ -48,6 +49,7 @@ describe('package', () => {
 			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
 			'dist/credentials/marketplacePartner.svg',
 			'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.json',
+			'dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.json',
 		]) {
 			expect(existsSync(path.join(root, file))).toBe(true);
 		}
@@ -69,6 +71,11 @@ describe('package', () => {
 		expect(trigger.description).toMatchObject({ name: 'marketplacePartnerTrigger', group: ['trigger'] });
 		expect(trigger.description.usableAsTool).toBeUndefined();
 		expect(Object.keys(trigger.webhookMethods.default).sort()).toEqual(['checkExists', 'create', 'delete']);
+		const { MarketplacePartnerOrdersTrigger } = require(path.join(root, pkg.n8n.nodes[2]));
+		const poller = new MarketplacePartnerOrdersTrigger();
+		expect(poller.description).toMatchObject({ name: 'marketplacePartnerOrdersTrigger', group: ['trigger'], polling: true });
+		expect(poller.description.usableAsTool).toBeUndefined();
+		expect(typeof poller.poll).toBe('function');
 	});
 
 	test('npm pack ships dist, README, LICENSE and package.json only', () => {

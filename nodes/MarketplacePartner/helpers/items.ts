@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** Our own errors keep their type; anything else (e.g. a value parser's Error) gets the item index. */
 export function toNodeError(
-	this: IExecuteFunctions,
+	this: Pick<IExecuteFunctions, 'getNode'>,
 	error: unknown,
 	itemIndex: number | undefined,
 ): NodeApiError | NodeOperationError {

@@ -6,6 +6,7 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -13,6 +14,9 @@ import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './cr
 import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, parseJson, readErrorBody } from './errors';
 import { buildQueryString, type QueryValue } from './signing';
+
+/** Who may call the API: an action node's run, or a polling trigger's poll. */
+export type ApiContext = IExecuteFunctions | IPollFunctions;
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
 
@@ -44,9 +48,9 @@ interface LoadedCredentials {
 
 // One credential read per node run: in n8n each read is a database query plus a decryption, and a
 // sheet of thousands of rows would otherwise pay for it twice per row.
-const credentialsByRun = new WeakMap<IExecuteFunctions, Promise<LoadedCredentials>>();
+const credentialsByRun = new WeakMap<ApiContext, Promise<LoadedCredentials>>();
 
-async function loadCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<LoadedCredentials> {
+async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedCredentials> {
 	const data = await this.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	let parsed: PartnerCredentials;
 	try {
@@ -58,7 +62,7 @@ async function loadCredentials(this: IExecuteFunctions, itemIndex = 0): Promise<
 	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
 }
 
-function credentialsFor(this: IExecuteFunctions, itemIndex?: number): Promise<LoadedCredentials> {
+function credentialsFor(this: ApiContext, itemIndex?: number): Promise<LoadedCredentials> {
 	let loaded = credentialsByRun.get(this);
 	if (!loaded) {
 		loaded = loadCredentials.call(this, itemIndex);
@@ -88,7 +92,7 @@ function networkCode(error: unknown): string | undefined {
 }
 
 export async function apiRequest(
-	this: IExecuteFunctions,
+	this: ApiContext,
 	method: IHttpRequestMethods,
 	endpoint: Endpoint,
 	{ qs, body, itemIndex }: RequestOptions = {},

@@ -1,0 +1,291 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { apiRequest } from './transport';
+import { mapWithConcurrency } from './transport/concurrency';
+import { toApiDateTime, toWholeNumber } from './helpers/values';
+import {
+	changeKey,
+	formatApiDate,
+	nextSince,
+	parseApiDate,
+	readState,
+	remember,
+	seenSets,
+} from './helpers/orderChanges';
+
+const PAGE_SIZE = 100; // the API's maximum
+/** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
+const MAX_SCANS = 4;
+/** Manual mode looks this far back, nearest first, for a sample. */
+const SAMPLE_LOOKBACK_HOURS = [1, 24, 24 * 30, 24 * 365];
+
+type OrderEvent = 'order.created' | 'order.updated';
+
+// Polls of one trigger that are still running: n8n does not stop a poll from starting while the
+// last one runs, and two polls of the same state would both emit the same changes.
+const running = new Set<string>();
+
+export class MarketplacePartnerOrdersTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Marketplace Partner Orders Trigger',
+		name: 'marketplacePartnerOrdersTrigger',
+		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when order items are created or change, by polling (no public URL needed)',
+		defaults: { name: 'Marketplace Partner Orders Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Checks the orders list at the poll times and emits each change of an order item once. Starts from the moment you activate the workflow. Needs no webhook URL; for changes within seconds, use the Marketplace Partner Trigger (webhooks) instead.',
+				name: 'pollingNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: ['order.created', 'order.updated'],
+				description: 'Which changes start the workflow',
+				options: [
+					{
+						name: 'New Order Item',
+						value: 'order.created',
+						description: 'An order item seen for the first time, created since the last poll',
+					},
+					{
+						name: 'Updated Order Item',
+						value: 'order.updated',
+						description: 'A new state (status, payment, anything the list shows) of an order item',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Clock Skew Allowance (Seconds)',
+						name: 'skewSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 300,
+						description:
+							'How far the clocks of n8n and the marketplace may differ. Each window starts this much earlier than n8n\'s clock says, so no change is missed when the API\'s clock is behind.',
+					},
+					{
+						displayName: 'Detail Concurrency',
+						name: 'detailConcurrency',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 5,
+						description: 'How many order details to fetch at once with Include Order Detail',
+					},
+					{
+						displayName: 'Include Order Detail',
+						name: 'includeDetail',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
+					},
+					{
+						displayName: 'Overlap (Seconds)',
+						name: 'overlapSeconds',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 60,
+						description:
+							'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
+					},
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'dateTime',
+						default: '',
+						description:
+							'On the first activation, emit the changes made after this moment (a catch-up) instead of starting now. Ignored once the trigger has emitted.',
+					},
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'string',
+						default: '',
+						placeholder: 'accepted',
+						description: 'Only order items in this order status, e.g. accepted (other states are still remembered as seen)',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const events = this.getNodeParameter('events', []) as OrderEvent[];
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const status = typeof options.status === 'string' && options.status.trim() ? options.status.trim() : undefined;
+		if (events.length === 0) throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events.');
+
+		if (this.getMode() === 'manual') {
+			const sample = await latestChange.call(this, events, status);
+			return sample ? [await withDetail.call(this, [sample], options)] : null;
+		}
+
+		const lock = `${this.getWorkflow().id}:${this.getNode().id}`;
+		if (running.has(lock)) return null; // the running poll commits; the next one continues from there
+		running.add(lock);
+		try {
+			return await pollChanges.call(this, events, status, options);
+		} finally {
+			running.delete(lock);
+		}
+	}
+}
+
+/**
+ * One poll: read the window, drop the states already seen, emit the rest, move the window. Static
+ * data is written last, only after every request has succeeded: a poll that fails anywhere leaves
+ * it as it was, so the next poll starts where this one started.
+ */
+async function pollChanges(
+	this: IPollFunctions,
+	events: OrderEvent[],
+	status: string | undefined,
+	options: IDataObject,
+): Promise<INodeExecutionData[][] | null> {
+	const margins = {
+		overlapSeconds: wholeOption(this, options.overlapSeconds, 'Overlap (Seconds)', 60),
+		skewSeconds: wholeOption(this, options.skewSeconds, 'Clock Skew Allowance (Seconds)', 300),
+	};
+	const staticData = this.getWorkflowStaticData('node');
+	const state = readState(staticData);
+	const startedMs = Date.now();
+	// First activation: from "now" (what the window holds becomes the starting point, unemitted),
+	// or from Start From (everything after it is emitted).
+	let startFrom: string | undefined;
+	if (!state && options.startFrom) {
+		try {
+			startFrom = toApiDateTime(options.startFrom, 'Start From');
+		} catch (error) {
+			throw new NodeOperationError(this.getNode(), (error as Error).message);
+		}
+	}
+	const baseline = !state && !startFrom;
+	const windowStart = state?.since ?? startFrom ?? nextSince('', startedMs, undefined, margins);
+
+	const { entries, settled } = await scanWindow.call(this, windowStart);
+	entries.sort((a, b) => String(a.updated_at).localeCompare(String(b.updated_at)) || Number(a.order_item_id) - Number(b.order_item_id));
+
+	const { keys, orderItemIds } = seenSets(state);
+	const windowStartMs = parseApiDate(windowStart) ?? -Infinity;
+	const added: Array<[string, string]> = [];
+	const emitted: INodeExecutionData[] = [];
+	let newest: number | undefined;
+	for (const entry of entries) {
+		const updatedMs = parseApiDate(entry.updated_at);
+		if (updatedMs !== undefined) newest = Math.max(newest ?? updatedMs, updatedMs);
+		const key = changeKey(entry);
+		if (keys.has(key)) continue;
+		keys.add(key);
+		added.push([String(entry.updated_at), key]);
+		const id = String(entry.order_item_id);
+		const created = !orderItemIds.has(id) && (parseApiDate(entry.created_at) ?? -Infinity) > windowStartMs;
+		orderItemIds.add(id);
+		const event: OrderEvent = created ? 'order.created' : 'order.updated';
+		if (baseline || !events.includes(event) || (status !== undefined && entry.status !== status)) continue;
+		emitted.push({ json: { event, ...entry } });
+	}
+
+	// A window read while the list kept moving may have missed entries anywhere in it: keep its start.
+	const since = settled ? nextSince(windowStart, startedMs, newest, margins) : windowStart;
+	const output = await withDetail.call(this, emitted, options);
+	const seen = remember(state?.seen ?? {}, added, since);
+	Object.assign(staticData, { version: 1, since, seen });
+	return output.length ? [output] : null;
+}
+
+/**
+ * Reads every entry updated after `updatedAfter`, page by page. The API does not say how it orders
+ * the list, and orders change while we page by offset: an entry moving between pages shifts the
+ * others, and one can slip past the page being read. So pages overlap by one entry; when the entry
+ * that ended a page does not start the next one, the list moved, and the window is read again
+ * (states already read are kept; repeats are dropped later). After MAX_SCANS moving reads the
+ * poll reports `settled: false`, and the next poll reads the same window again.
+ */
+async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{ entries: IDataObject[]; settled: boolean }> {
+	const entries: IDataObject[] = [];
+	for (let scan = 0; scan < MAX_SCANS; scan++) {
+		let moved = false;
+		let expectFirst: unknown;
+		for (let offset = 0; ; ) {
+			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
+			const orders = (data.orders ?? []) as IDataObject[];
+			const pagination = (data.pagination ?? {}) as IDataObject;
+			for (const order of orders) entries.push(order);
+			if (expectFirst !== undefined && orders[0]?.order_item_id !== expectFirst) {
+				moved = true;
+				break;
+			}
+			if (pagination.has_more !== true || orders.length === 0) break;
+			// The next page starts with this page's last entry, to see whether the list moved.
+			const overlap = orders.length > 1 ? 1 : 0;
+			expectFirst = overlap ? orders[orders.length - 1].order_item_id : undefined;
+			offset += orders.length - overlap;
+		}
+		if (!moved) return { entries, settled: true };
+	}
+	return { entries, settled: false };
+}
+
+/** Manual mode ("Fetch Test Event"): the most recent change, as a sample; no state is read or moved. */
+async function latestChange(this: IPollFunctions, events: OrderEvent[], status: string | undefined): Promise<INodeExecutionData | undefined> {
+	const now = Date.now();
+	for (const hours of SAMPLE_LOOKBACK_HOURS) {
+		const data = await apiRequest.call(this, 'GET', '/orders.php', {
+			qs: { limit: PAGE_SIZE, status, updated_after: formatApiDate(now - hours * 3_600_000) },
+		});
+		const orders = ((data.orders ?? []) as IDataObject[]).map((entry) => ({
+			entry,
+			event: (entry.created_at === entry.updated_at ? 'order.created' : 'order.updated') as OrderEvent,
+		}));
+		if (!orders.length) continue;
+		const newestFirst = orders.sort((a, b) => String(b.entry.updated_at).localeCompare(String(a.entry.updated_at)));
+		const pick = newestFirst.find((o) => events.includes(o.event)) ?? newestFirst[0];
+		return { json: { event: pick.event, ...pick.entry } };
+	}
+	return undefined;
+}
+
+/** With Include Order Detail: each item's GET /order_detail.php under `detail`, a few at a time. */
+async function withDetail(this: IPollFunctions, items: INodeExecutionData[], options: IDataObject): Promise<INodeExecutionData[]> {
+	if (!options.includeDetail || items.length === 0) return items;
+	const concurrency = wholeOption(this, options.detailConcurrency, 'Detail Concurrency', 5, 1);
+	const details = await mapWithConcurrency(items.length, concurrency, (i) =>
+		apiRequest.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: items[i].json.order_item_id as number } }),
+	);
+	return items.map((item, i) => ({ json: { ...item.json, detail: details[i] } }));
+}
+
+function wholeOption(context: IPollFunctions, value: unknown, field: string, fallback: number, min = 0): number {
+	if (value === undefined || value === '') return fallback;
+	try {
+		return toWholeNumber(value, field, { min }) as number;
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
+}

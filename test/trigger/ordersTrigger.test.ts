@@ -1,0 +1,188 @@
+// The Orders Trigger's poll() through n8n-core's poll executor against the sandbox over loopback:
+// first run, events, filters, detail, manual mode, failures and restarts.
+import type { IDataObject } from 'n8n-workflow';
+import { credentialsFor } from '../helpers/n8n';
+import { PollHarness } from '../helpers/poll';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+type Change = { seq: number; order_item_id: number; updated_at: string; entry: IDataObject };
+
+describe('Marketplace Partner Orders Trigger', () => {
+	let sb: RunningSandbox;
+	const app = () => sb.apps['seller-a-full'];
+	const harness = (parameters: IDataObject = {}, options: IDataObject = {}) =>
+		new PollHarness({ events: ['order.created', 'order.updated'], options: { overlapSeconds: 1, skewSeconds: 0, ...options }, ...parameters }, credentialsFor(sb.baseUrl, app()));
+	const listRequests = async () => (await sb.control('GET', '/stats')).byEndpoint['GET /orders.php 200'] ?? 0;
+	const change = (changes: IDataObject) => sb.control('POST', '/changes', { clientId: app().clientId, changes });
+	const changes = (since = 0): Promise<Change[]> => sb.control('GET', `/changes?since=${since}`);
+	const strip = ({ event, detail, ...entry }: IDataObject) => entry;
+
+	beforeAll(async () => {
+		sb = await startSandbox({ orders: 300 });
+	});
+	afterEach(() => sb.control('POST', '/reset'));
+	afterAll(() => sb.close());
+
+	test('activation starts at now: no history, then each change once, with its event; a quiet poll is one request', async () => {
+		await change({ statusChanges: 3 }); // before activation: history
+		const h = harness();
+		expect(await h.activate()).toEqual({ items: null, error: undefined });
+		expect(h.saved).toEqual({}); // nothing emitted, nothing saved
+
+		const { orderItemIds: [createdId] } = await change({ newOrders: 1 });
+		const { seq } = await change({ statusChanges: 2 });
+		const first = await h.poll();
+		const log = await changes(3);
+		expect(first.error).toBeUndefined();
+		expect(first.items!.map(strip)).toEqual(expect.arrayContaining(log.map((c) => c.entry)));
+		expect(first.items).toHaveLength(log.length);
+		expect(seq).toBe(6);
+		const created = first.items!.find((i) => i.order_item_id === createdId)!;
+		expect(created.event).toBe('order.created');
+		expect(first.items!.filter((i) => i.order_item_id !== createdId).every((i) => i.event === 'order.updated')).toBe(true);
+		expect(h.saved).toEqual(JSON.parse(JSON.stringify(h.workflow.staticData)));
+
+		await sb.control('POST', '/stats/reset');
+		expect((await h.poll()).items).toBeNull();
+		expect(await listRequests()).toBe(1);
+	});
+
+	test('two changes of one order item within the same second both come out, once each', async () => {
+		const h = harness();
+		await h.activate();
+		const { orderItemIds: [id] } = await change({ newOrders: 1 });
+		await h.poll();
+		// Same second as the newest updated_at: a naive updated_after=<watermark> never sees these.
+		await sb.control('POST', '/changes', { clientId: app().clientId, changes: { sameSecond: 1 } });
+		const between = await h.poll();
+		await sb.control('POST', `/orders/${id}/status`, { status: 'delivered' });
+		const after = await h.poll();
+		const log = await changes();
+		expect([...(between.items ?? []), ...(after.items ?? [])].map(strip)).toEqual(log.slice(1).map((c) => c.entry));
+		expect(h.emitted).toHaveLength(log.length);
+	});
+
+	test('Start From: the first activation catches up on the changes after that moment', async () => {
+		await change({ newOrders: 2, statusChanges: 2 });
+		const log = await changes();
+		const h = harness({}, { startFrom: '2026-07-01T00:00:00Z' });
+		const { items } = await h.activate();
+		// Seeded orders date from before 2026-06-01; the control API's changes are stamped now.
+		expect(items!.map(strip).sort(byKey)).toEqual(latestStates(log).sort(byKey));
+		expect((await h.poll()).items).toBeNull();
+	});
+
+	test('Events and Status filter what comes out; every state is still remembered', async () => {
+		const h = harness({ events: ['order.created'] });
+		await h.activate();
+		const { orderItemIds } = await change({ newOrders: 2 });
+		await sb.control('POST', `/orders/${orderItemIds[0]}/status`, { status: 'shipped' });
+		const created = await h.poll();
+		expect(created.items!.map((i) => [i.order_item_id, i.event]).sort()).toEqual(orderItemIds.map((id: number) => [id, 'order.created']).sort());
+		await sb.control('POST', `/orders/${orderItemIds[1]}/status`, { status: 'shipped' });
+		expect((await h.poll()).items).toBeNull(); // an update, not asked for
+
+		const shipped = harness({}, { status: 'shipped' });
+		await shipped.activate();
+		const { orderItemIds: [fresh] } = await change({ newOrders: 1 });
+		await sb.control('POST', `/orders/${orderItemIds[0]}/status`, { status: 'delivered' });
+		expect((await shipped.poll()).items).toBeNull(); // accepted and delivered: not asked for
+		await sb.control('POST', `/orders/${fresh}/status`, { status: 'shipped' });
+		const { items } = await shipped.poll();
+		// Its first state was seen (and not emitted): this one is an update.
+		expect(items!.map((i) => [i.order_item_id, i.status, i.event])).toEqual([[fresh, 'shipped', 'order.updated']]);
+	});
+
+	test('Include Order Detail adds each item\'s detail, a bounded number at a time', async () => {
+		const h = harness({}, { includeDetail: true, detailConcurrency: 3 });
+		await h.activate();
+		const { orderItemIds } = await change({ newOrders: 12 });
+		await sb.control('POST', '/faults', { latencyMs: 20 });
+		await sb.control('POST', '/stats/reset');
+		const { items } = await h.poll();
+		await sb.control('POST', '/faults/reset');
+		expect(items!.map((i) => i.order_item_id).sort()).toEqual([...orderItemIds].sort());
+		for (const item of items!) {
+			const detail = await sb.control('GET', `/orders/${item.order_item_id}`);
+			expect(item.detail).toEqual(detail);
+		}
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byEndpoint['GET /order_detail.php 200']).toBe(12);
+		expect(stats.maxInFlight).toBe(3);
+	});
+
+	test('manual mode returns the latest change as a sample and moves no state', async () => {
+		const h = harness();
+		await h.activate();
+		const state = copy(h.state);
+		const latest = sb.raw.state.ordersBySeller.get(app().sellerId)[7].order_item_id;
+		await sb.control('POST', `/orders/${latest}/status`, { status: 'cancelled' });
+		const sample = await h.manual();
+		expect(sample).toEqual([{ event: 'order.updated', ...(await changes())[0].entry }]);
+		expect(h.state).toEqual(state);
+		expect((await h.poll()).items!.map((i) => i.order_item_id)).toEqual([latest]); // still delivered
+
+		const fresh = harness();
+		expect((await fresh.manual())![0].order_item_id).toBe(latest);
+		expect(fresh.state).toEqual({});
+	});
+
+	test('a poll that fails midway changes nothing: the next one starts where it started', async () => {
+		const h = harness();
+		await h.activate();
+		await change({ newOrders: 150 }); // two pages
+		await sb.control('POST', '/churn', { clientId: app().clientId, pages: [{ deactivateApp: true }] });
+		const state = copy(h.state);
+		const failed = await h.poll();
+		expect(failed.items).toBeNull();
+		expect(failed.error?.message).toMatch(/deactivated/);
+		expect(h.state).toEqual(state);
+		await sb.control('POST', `/apps/${app().clientId}`, { active: true });
+		const { items } = await h.poll();
+		expect(items!.map(strip).sort(byKey)).toEqual(latestStates(await changes()).sort(byKey));
+	});
+
+	test('a restart after empty polls loses nothing and repeats nothing', async () => {
+		const h = harness();
+		await h.activate();
+		await change({ newOrders: 2 });
+		expect((await h.poll()).items).toHaveLength(2); // saved here
+		for (let i = 0; i < 3; i++) expect((await h.poll()).items).toBeNull(); // moved in memory only
+		await new Promise((r) => setTimeout(r, 2100)); // past the overlap: empty polls move the window
+		expect((await h.poll()).items).toBeNull();
+		expect(h.state.since).not.toEqual(h.saved.since);
+		await change({ statusChanges: 2 });
+		const restarted = await h.restart(); // back to the saved state; activation polls at once
+		const log = await changes();
+		expect(restarted.items!.map(strip).sort(byKey)).toEqual(log.slice(2).map((c) => c.entry).sort(byKey));
+		expect((await h.poll()).items).toBeNull();
+		expect(h.emitted).toHaveLength(log.length);
+	});
+
+	test('the remembered set holds only what the next window can return', async () => {
+		const h = harness();
+		await h.activate();
+		const { orderItemIds: old } = await change({ newOrders: 5 });
+		await h.poll();
+		const keys = () => Object.values(h.state.seen as IDataObject).flat() as string[];
+		expect(keys()).toHaveLength(5);
+		// While nothing newer exists the window stays on the newest change, so its keys stay.
+		await new Promise((r) => setTimeout(r, 3100)); // past overlap 1 s + 1 s
+		expect((await h.poll()).items).toBeNull();
+		expect(keys()).toHaveLength(5);
+		const { orderItemIds: [latest] } = await change({ newOrders: 1 });
+		expect((await h.poll()).items).toHaveLength(1);
+		expect(keys().map((k) => Number(k.split(':')[0]))).toEqual([latest]);
+		expect(old).not.toContain(latest);
+	});
+});
+
+const copy = (value: IDataObject): IDataObject => JSON.parse(JSON.stringify(value));
+const byKey = (a: IDataObject, b: IDataObject) => `${a.order_item_id}${a.updated_at}`.localeCompare(`${b.order_item_id}${b.updated_at}`);
+
+/** The last logged state of each order item. */
+function latestStates(log: Change[]): IDataObject[] {
+	const last = new Map<number, IDataObject>();
+	for (const c of log) last.set(c.order_item_id, c.entry);
+	return [...last.values()];
+}
