@@ -30,6 +30,7 @@ describe('the examples in real n8n', () => {
 	let userFolder: string;
 	let n8nPort: number;
 	let appClientId: string;
+	let webhookUrl: string;
 
 	beforeAll(async () => {
 		sb = await startSandbox({ orders: 1000 });
@@ -37,6 +38,7 @@ describe('the examples in real n8n', () => {
 		n8nPort = await freePort();
 		const prepared = await prepareWorkspace({ userFolder, sandbox: sb.raw.describe(), n8nPort });
 		appClientId = prepared.app.clientId;
+		webhookUrl = prepared.webhookUrl;
 	}, 600_000);
 
 	afterAll(async () => {
@@ -215,6 +217,13 @@ describe('the examples in real n8n', () => {
 			await activated();
 			const owner = await rest('POST', '/owner/setup', { email: 'e2e@example.com', firstName: 'E', lastName: 'E', password: 'E2e-Partner-2026' });
 			expect(owner.status).toBe(200);
+			// n8n answers its readiness check before it has registered the published workflows'
+			// webhooks: until then the trigger URL is 404. An unsigned probe is refused (401) once it
+			// listens, and starts nothing.
+			for (let tries = 0; (await fetch(webhookUrl, { method: 'POST' })).status === 404; tries++) {
+				if (tries > 120) throw new Error(`the trigger's production URL stayed 404: ${webhookUrl}`);
+				await new Promise((r) => setTimeout(r, 500));
+			}
 		}, 300_000);
 
 		afterAll(() => n8n?.stop());

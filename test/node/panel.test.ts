@@ -57,6 +57,15 @@ describe('defaults and limits of the panels', () => {
 		expect(error?.message).toBe('Order Item ID is empty; it needs a whole number of 1 or more.');
 	});
 
+	test('the Status filter says it is an exact, lower-case match and which values are known; a capitalised one matches nothing', async () => {
+		const status = option('filters', 'status', 'getMany');
+		expect(status.description).toMatch(/exactly this order status.*lower case.*accepted.*shipped, delivered and cancelled/);
+		const run = (value: string) =>
+			runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: { status: value } }, credentials: credentials() });
+		expect((await run('shipped')).items.length).toBeGreaterThan(0);
+		expect((await run('Shipped')).items).toHaveLength(0);
+	});
+
 	test('the editor refuses what the API refuses: Stock has minimum 0, ids minimum 1', () => {
 		expect(field('stock', 'update').typeOptions?.minValue).toBe(0);
 		expect(field('productId', 'update').typeOptions?.minValue).toBe(1);

@@ -83,6 +83,12 @@ describe('the editor in a real browser', () => {
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
 		await page.locator('[data-test-id="node-creator"] input').first().fill('Marketplace');
 		const creator = page.locator('[data-test-id="node-creator"]');
+		await expect(creator.getByText('Marketplace Partner', { exact: true })).toBeVisibleSoon();
+		await shot('node-creator-search', creator);
+		// The polling trigger is an entry of its own (n8n merges only "X" with "X Trigger").
+		const found = await creator.innerText();
+		expect(found).toContain('Marketplace Partner Orders');
+		expect(found).toContain('Starts the workflow when order items are created or change, by polling');
 		await creator.getByText('Marketplace Partner', { exact: true }).click();
 		await expect(creator.getByText('Triggers (5)')).toBeVisibleSoon();
 		for (const event of ['On all events', 'On order created', 'On order updated', 'On return requested', 'On stock updated']) {
