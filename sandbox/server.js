@@ -371,7 +371,17 @@ function createSandbox(options = {}) {
     const q = target.indexOf('?');
     const pathname = q < 0 ? target : target.slice(0, q);
     const route = ROUTES[pathname];
-    const entry = { method: req.method, endpoint: pathname, status: 0, code: null, clientId: req.headers[H.clientId] ?? null };
+    const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
+    // The query and arrival time too: what a poller asked for (its updated_after) and when.
+    const entry = {
+      method: req.method,
+      endpoint: pathname,
+      query: Object.fromEntries(query),
+      at: Date.now(),
+      status: 0,
+      code: null,
+      clientId: req.headers[H.clientId] ?? null,
+    };
     stats.maxInFlight = Math.max(stats.maxInFlight, ++stats.inFlight);
     try {
       const rawBody = await readBody(req, opts.maxBodyBytes);
@@ -402,7 +412,6 @@ function createSandbox(options = {}) {
       const app = authenticate(req, target, rawBody);
       entry.clientId = app.clientId;
       requirePermission(app, route.permission);
-      const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
       const body = route.handler(app, query, rawBody, req);
       entry.status = 200;
       send(res, 200, body);
