@@ -1,7 +1,8 @@
 // Runs the Orders Trigger's poll() the way n8n does: n8n-core's PollTriggerExecutor around a
 // PollContext (mode "trigger"), activation first, and static data that persists like n8n's:
-// kept in memory between polls, saved only when a poll emits, and rolled back to the last save
-// when n8n restarts.
+// kept in memory between polls, saved when a poll emits and after a successful activation (n8n's
+// ActiveWorkflowManager.add saves the workflow's static data once its triggers are added, the
+// activation poll included), and rolled back to the last save when n8n restarts.
 import path from 'node:path';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeType, WorkflowActivateMode } from 'n8n-workflow';
@@ -22,7 +23,7 @@ export interface PollOutcome {
 
 export class PollHarness {
 	readonly node: INode;
-	/** Static data as n8n's database holds it: written on emit only. */
+	/** Static data as n8n's database holds it: written on emit and after activation only. */
 	saved: IDataObject = {};
 	workflow!: Workflow;
 	/** Every item emitted, in order, across restarts. */
@@ -110,8 +111,10 @@ export class PollHarness {
 	}
 
 	/** Activation (n8n runs one poll at once; an error fails the activation). */
-	activate(activation: WorkflowActivateMode = 'activate') {
-		return this.run(activation, true);
+	async activate(activation: WorkflowActivateMode = 'activate') {
+		const outcome = await this.run(activation, true);
+		if (!outcome.error) this.saved = JSON.parse(JSON.stringify(this.workflow.staticData));
+		return outcome;
 	}
 
 	/** A scheduled poll. */

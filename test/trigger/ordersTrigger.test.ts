@@ -27,7 +27,8 @@ describe('Marketplace Partner Orders Trigger', () => {
 		await change({ statusChanges: 3 }); // before activation: history
 		const h = harness();
 		expect(await h.activate()).toEqual({ items: null, error: undefined });
-		expect(h.saved).toEqual({}); // nothing emitted, nothing saved
+		expect(h.saved).toEqual(JSON.parse(JSON.stringify(h.workflow.staticData))); // n8n saves after activating
+		expect(h.state.since).toEqual(expect.any(String));
 
 		const { orderItemIds: [createdId] } = await change({ newOrders: 1 });
 		const { seq } = await change({ statusChanges: 2 });
@@ -155,6 +156,17 @@ describe('Marketplace Partner Orders Trigger', () => {
 		await sb.control('POST', `/apps/${app().clientId}`, { active: true });
 		const { items } = await h.poll();
 		expect(items!.map(strip).sort(byKey)).toEqual(latestStates(await changes()).sort(byKey));
+	});
+
+	test('a restart before anything was emitted resumes from the activation, not from the restart', async () => {
+		const h = harness();
+		await h.activate();
+		expect((await h.poll()).items).toBeNull(); // empty: not saved
+		await change({ newOrders: 1, statusChanges: 2 });
+		const restarted = await h.restart();
+		const log = await changes();
+		expect(restarted.items!.map(strip).sort(byKey)).toEqual(latestStates(log).sort(byKey));
+		expect((await h.poll()).items).toBeNull();
 	});
 
 	test('a restart after empty polls loses nothing and repeats nothing', async () => {
