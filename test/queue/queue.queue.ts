@@ -1,20 +1,26 @@
 // n8n in queue mode, as production runs it: Redis, PostgreSQL, a main, a worker and two webhook
 // processes (each its own user folder with this package installed), the sandbox as the API and
 // its ledger as the witness. Started once for the file; everything is stopped in afterAll.
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { freePort, n8nCommand, packPackage, installPackageInto, ROOT } = require('../../scripts/lib');
-const { prepareWorkspace, exampleFor, triggerUrl, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
+const { prepareWorkspace, exampleFor, triggerUrl, TRIGGER_WORKFLOW_ID, CREDENTIAL_ID } = require('../../scripts/workspace');
 const { startQueueInstallation } = require('../../scripts/queue');
 const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Execution = { id: string; status: string; mode: string };
+type Change = { seq: number; order_item_id: number; updated_at: string; entry: { status: string } };
+type ApiRequest = { endpoint: string; clientId: string | null; query: Record<string, string>; at: number };
 const BIG_SYNC_ID = 'mpQueueStockSync2k';
+const POLL_WORKFLOW_ID = 'mpQueueOrdersPoll';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The API's `YYYY-MM-DD HH:MM:SS` (UTC) as epoch milliseconds. */
+const apiMs = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
@@ -147,7 +153,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			[70015, null, 42],
 		]);
 		expect(output(data, 'Failure Report').map((f) => [f.product_id, f.code])).toEqual([
-			['70011', 'invalid_input'],
+			['70011', 'invalid_value'],
 			['70004', 'forbidden_product'],
 			['99999', 'product_not_found'],
 		]);
@@ -214,12 +220,127 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		}
 		await sb.control('POST', '/deliveries/wait');
 		const tampered = (await sb.control('GET', '/deliveries')).filter((a: { tamper: string | null }) => a.tamper);
-		expect(tampered.map((a: { url: string; statusCode: number }) => [a.url, a.statusCode])).toEqual([
-			[hookUrl('webhook-a'), 401],
-			[hookUrl('webhook-b'), 401],
-		]);
+		// Both are sent at once: the log lists them in the order they were answered.
+		expect(tampered.map((a: { url: string; statusCode: number }) => [a.url, a.statusCode]).sort()).toEqual(
+			[
+				[hookUrl('webhook-a'), 401],
+				[hookUrl('webhook-b'), 401],
+			].sort(),
+		);
 		await sleep(2000);
 		expect(await executions(TRIGGER_WORKFLOW_ID)).toHaveLength(before);
+	});
+
+	test('the Orders Trigger polls on main, its runs go to the worker; each change comes out once, from the saved position also after a restart of main', async () => {
+		const sellerId = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId).sellerId;
+		// Polls are the /orders.php requests of this app that start a window (offset 0).
+		const polls = async () =>
+			((await sb.control('GET', '/stats')).recent as ApiRequest[])
+				.filter((r) => r.endpoint === '/orders.php' && r.clientId === clientId && r.query.offset === '0')
+				.map((r) => ({ at: r.at, updatedAfter: r.query.updated_after }));
+		const changesSince = async (seq: number): Promise<Change[]> => sb.control('GET', `/changes?since=${seq}&sellerId=${sellerId}`);
+		const change = async (changes: Record<string, number>): Promise<number> =>
+			(await sb.control('POST', '/changes', { clientId, changes })).seq;
+		const staticData = () => {
+			const psql = path.join('/usr/lib/postgresql', q.postgres.version, 'bin', 'psql');
+			const sql = `select "staticData" from workflow_entity where id = '${POLL_WORKFLOW_ID}'`;
+			const res = spawnSync(psql, ['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'n8n', '-d', 'n8n', '-tAc', sql], { encoding: 'utf8' });
+			expect(res.status).toBe(0);
+			return res.stdout.trim() ? JSON.parse(res.stdout)['node:Orders Trigger'] : undefined;
+		};
+		const pollRuns = (count: number) =>
+			until(`${count} poll executions to end`, async () => {
+				const all = await executions(POLL_WORKFLOW_ID);
+				return all.length >= count && all.every((e) => e.status === 'success') ? all : undefined;
+			});
+		const emitted = async (id: string) =>
+			output(await runData(id), 'Orders Trigger').map((i) => `${i.order_item_id}@${i.updated_at}:${i.status}`);
+		// A poll sees each order item as it is now: its last change since the last poll, once.
+		const latestStates = (changes: Change[]) =>
+			[...new Map(changes.map((c) => [c.order_item_id, `${c.order_item_id}@${c.updated_at}:${c.entry.status}`])).values()].sort();
+
+		await sb.control('POST', '/stats/reset');
+		const startSeq = await change({});
+		// Poll Times as short as n8n allows: once a minute, at a second chosen to come soon after
+		// activation (n8n refuses anything more often than once a minute).
+		const cronSecond = new Date(Date.now() + 15_000).getUTCSeconds();
+		const created = await rest('POST', '/workflows', {
+			id: POLL_WORKFLOW_ID,
+			name: 'Queue test: Orders Trigger',
+			nodes: [
+				{
+					id: 'f0000000-0000-4000-8000-00000000a001',
+					name: 'Orders Trigger',
+					type: 'n8n-nodes-marketplace-partner.marketplacePartnerOrdersTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: `${cronSecond} * * * * *` }] } },
+					credentials: { marketplacePartnerApi: { id: CREDENTIAL_ID, name: 'Marketplace Partner (sandbox)' } },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		expect(created.status).toBe(200);
+		expect(created.json.data.id).toBe(POLL_WORKFLOW_ID);
+		const activated = await rest('POST', `/workflows/${POLL_WORKFLOW_ID}/activate`, { versionId: created.json.data.versionId });
+		expect(activated.status).toBe(200);
+
+		// Activation polled once, on main, from "now" (less the overlap and clock skew allowance,
+		// 60 + 300 s, and a second): the orders already there are remembered, not emitted.
+		// In queue mode, activation goes through n8n's publication outbox: the poll follows the answer.
+		const [first, ...more] = await until('the activation poll', async () => {
+			const list = await polls();
+			return list.length ? list : undefined;
+		}, 30_000);
+		expect(more).toEqual([]);
+		expect(first.at - apiMs(first.updatedAfter)).toBeGreaterThanOrEqual(361_000);
+		expect(first.at - apiMs(first.updatedAfter)).toBeLessThan(363_000);
+
+		// A change between polls comes out once, at the next scheduled poll, in a run on the worker.
+		await change({ statusChanges: 1, newOrders: 1 });
+		const [run1] = await pollRuns(1);
+		const [, second] = await polls();
+		expect(new Date(second.at).getUTCSeconds()).toBe(cronSecond);
+		// The second poll reads from the first one's window start: what changed since the first
+		// poll (with its overlap), not everything again.
+		expect(second.updatedAfter).toBe(first.updatedAfter);
+		const betweenPolls = await changesSince(startSeq);
+		expect(betweenPolls).toHaveLength(2);
+		expect((await emitted(run1.id)).sort()).toEqual(latestStates(betweenPolls));
+		expect(q.process('worker').output()).toContain(`Worker started execution ${run1.id} `);
+		expect(q.process('main').output()).not.toContain(`Worker started execution ${run1.id} `);
+
+		// Main saved the position after that emit (in PostgreSQL, shared by the installation).
+		const saved = await until('the poll position to be saved', async () => {
+			const state = staticData();
+			return state?.since !== first.updatedAfter && state?.since ? state : undefined;
+		}, 30_000);
+		expect(apiMs(saved.since)).toBeGreaterThan(apiMs(first.updatedAfter));
+
+		// Main stops; orders change while it is down; main starts again on the same database.
+		await q.process('main').stop();
+		const stoppedAt = Date.now();
+		const seqBeforeDown = (await changesSince(startSeq)).at(-1)!.seq;
+		await change({ statusChanges: 2, newOrders: 1 });
+		const whileDown = await changesSince(seqBeforeDown);
+		expect(whileDown).toHaveLength(3);
+		expect(staticData().since).toBe(saved.since);
+		await q.start('main');
+
+		// Its start-up poll asks from the saved position (not from "now", not from the beginning)
+		// and emits what changed while it was down, once; the first poll's changes, still inside
+		// its window, are not emitted again.
+		const [, run2] = (await pollRuns(2)).sort((a, b) => Number(a.id) - Number(b.id));
+		const third = (await polls())[2];
+		expect(third.updatedAfter).toBe(saved.since);
+		expect(apiMs(third.updatedAfter)).toBeLessThan(stoppedAt - 361_000);
+		for (const c of betweenPolls) expect(apiMs(c.updated_at)).toBeGreaterThan(apiMs(third.updatedAfter));
+		expect((await emitted(run2.id)).sort()).toEqual(latestStates(whileDown));
+		expect(q.process('worker').output()).toContain(`Worker started execution ${run2.id} `);
+		expect(await executions(POLL_WORKFLOW_ID)).toHaveLength(2);
+
+		expect((await rest('POST', `/workflows/${POLL_WORKFLOW_ID}/deactivate`, {})).status).toBe(200);
 	});
 
 	test('SIGKILL of the worker in the middle of a 2,000-row sync: the execution is not resumed; re-running it sets every stock to the sheet', async () => {
