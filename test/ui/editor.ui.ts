@@ -104,7 +104,13 @@ describe('the editor in a real browser', () => {
 
 	test('the webhook trigger shows its URLs, and "listen for test event" receives a sandbox test event; a tampered one does not appear', async () => {
 		await page.goto(`${n8n.url}/workflow/${TRIGGER_WORKFLOW_ID}`);
-		await page.locator('[data-test-id="canvas-node"]').first().dblclick();
+		const triggerNode = page.locator('[data-test-id="canvas-node"][data-node-type$=".marketplacePartnerTrigger"]');
+		await expect(triggerNode).toBeVisibleSoon();
+		await shot('trigger-workflow');
+		// The editor may open a hint popover over the canvas on a published workflow: close it first.
+		await page.keyboard.press('Escape');
+		await page.locator('[data-reka-popper-content-wrapper]').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+		await triggerNode.dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
 		await ndv.getByText('Webhook URLs').click();
 		await ndv.locator('[data-test-id="radio-button-production"]').click();
