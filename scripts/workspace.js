@@ -79,9 +79,18 @@ async function importCredential(userFolder, sandbox, app, extraEnv = {}) {
 /**
  * Prepares `userFolder` for `n8n start` / `n8n execute` against the sandbox described by `sandbox`
  * (the sandbox CLI's first line). Returns what tests and the demo need to know. `extraEnv` reaches
- * every n8n command (queue mode: the shared database); `tarball` is the package, packed once.
+ * every n8n command (queue mode: the shared database); `tarball` is the package, packed once;
+ * `publish` names the example workflows to publish (by default the webhook and the polling one).
  */
-async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'seller-a-full', extraEnv = {}, tarball }) {
+async function prepareWorkspace({
+  userFolder,
+  sandbox,
+  n8nPort,
+  appName = 'seller-a-full',
+  extraEnv = {},
+  tarball,
+  publish = [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID],
+}) {
   const app = sandbox.apps.find((a) => a.name === appName);
   installPackageInto(userFolder, tarball);
 
@@ -93,7 +102,7 @@ async function prepareWorkspace({ userFolder, sandbox, n8nPort, appName = 'selle
     fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
   await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
-  for (const id of [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID]) await n8nCommand(userFolder, ['publish:workflow', `--id=${id}`], extraEnv);
+  for (const id of publish) await n8nCommand(userFolder, ['publish:workflow', `--id=${id}`], extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });

@@ -85,7 +85,9 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			extraEnv: { QUEUE_WORKER_LOCK_DURATION: '20000', QUEUE_WORKER_LOCK_RENEW_TIME: '5000', QUEUE_WORKER_STALLED_INTERVAL: '5000' },
 		});
 		tarball = packPackage();
-		await prepareWorkspace({ userFolder: q.userFolder('main'), sandbox: sb.raw.describe(), n8nPort: 0, extraEnv: q.env, tarball });
+		// The example's Orders Trigger stays unpublished: this suite's own poll workflow must be the only
+		// poller of seller A, so that the sandbox's request log shows its polls alone.
+		await prepareWorkspace({ userFolder: q.userFolder('main'), sandbox: sb.raw.describe(), n8nPort: 0, extraEnv: q.env, tarball, publish: [TRIGGER_WORKFLOW_ID] });
 
 		// The 2,000-row sheet: every product (and variant) of seller A, stock set to a new value.
 		const rows = ['product_id,variant_combination_id,stock,external_ref'];
