@@ -12,8 +12,6 @@ import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './cr
 import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, NotSentError, parseJson, readErrorBody } from './errors';
 import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
-
-export type { ApiContext };
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
