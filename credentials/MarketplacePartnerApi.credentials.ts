@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -85,64 +84,4 @@ export class MarketplacePartnerApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return await signRequestOptions(credentials, requestOptions);
 	}
-
-	// Every status is let through so the rules below can say which part of the setup is wrong.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/ping.php',
-			method: 'GET',
-			ignoreHttpStatusErrors: true,
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'invalid_signature',
-					message: 'The API could not verify the signature: the Client ID or Client Secret is wrong.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'expired_timestamp',
-					message: "The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).",
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'missing_auth_headers',
-					message: 'The API did not see the authentication headers: check the Header Prefix.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'client_inactive',
-					message: 'This partner application is deactivated: ask the marketplace operator.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'ok',
-					value: false,
-					message: 'The API refused the credentials. Check Client ID, Client Secret and Header Prefix.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'ok',
-					value: undefined,
-					message: 'The Base URL does not answer like the Partner API: check it is the partner API address ending in /v1.',
-				},
-			},
-		],
-	};
 }

@@ -4,6 +4,7 @@ import * as connection from './actions/connection/Connection.resource';
 import * as order from './actions/order/Order.resource';
 import { router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
+import { testPartnerApiCredential } from './transport/credentialTest';
 
 const resources = { connection, order, stock };
 
@@ -32,7 +33,7 @@ export class MarketplacePartner implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		credentials: [{ name: 'marketplacePartnerApi', required: true, testedBy: 'marketplacePartnerApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -51,6 +52,8 @@ export class MarketplacePartner implements INodeType {
 			...connection.description,
 		],
 	};
+
+	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

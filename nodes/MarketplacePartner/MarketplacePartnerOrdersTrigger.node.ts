@@ -19,6 +19,7 @@ import {
 	remember,
 	seenSets,
 } from './helpers/orderChanges';
+import { testPartnerApiCredential } from './transport/credentialTest';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -45,7 +46,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		credentials: [{ name: 'marketplacePartnerApi', required: true, testedBy: 'marketplacePartnerApiTest' }],
 		properties: [
 			{
 				displayName:
@@ -135,6 +136,8 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = this.getNodeParameter('events', []) as OrderEvent[];

@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { seenBefore } from './helpers/deliveryLog';
+import { testPartnerApiCredential } from './transport/credentialTest';
 
 // The same record in this process's memory as well: n8n 2.41.1 resets the static data's change
 // flag when it starts the execution (WorkflowRunner.establishContextForPersistence), so the stored
@@ -33,11 +34,13 @@ export class MarketplacePartnerTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow on verified marketplace webhooks (orders, stock, returns)',
+		// n8n's node creator merges this trigger with the action node into one entry and shows this
+		// description there, so it names what the entry holds: the webhook events and the actions.
+		description: 'Start workflows on verified marketplace webhooks, read orders and set stock through the signed Partner API',
 		defaults: { name: 'Marketplace Partner Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplacePartnerApi', required: true }],
+		credentials: [{ name: 'marketplacePartnerApi', required: true, testedBy: 'marketplacePartnerApiTest' }],
 		// responseData '' makes n8n answer an accepted delivery with {"message":"Workflow was started"};
 		// without it, n8n's default sends the literal text "firstEntryJson".
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
@@ -99,6 +102,8 @@ export class MarketplacePartnerTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 
 	// Registration is the operator's (there is no API for it), so these only report success.
 	webhookMethods = {

@@ -328,6 +328,15 @@ describe('the examples in real n8n', () => {
 			expect(ok.json.data).toEqual({ status: 'OK', message: 'Connection successful!' });
 			const wrong = await rest('POST', '/credentials/test', { credentials: { ...credentials, data: { ...data, clientSecret: 'cs_wrong' } } });
 			expect(wrong.json.data).toEqual({ status: 'Error', message: expect.stringMatching(/Client ID or Client Secret is wrong/) });
+			// A network failure is explained with the Base URL, not shown as a bare code.
+			const refusedPort = await freePort();
+			const refused = await rest('POST', '/credentials/test', {
+				credentials: { ...credentials, data: { ...data, baseUrl: `http://127.0.0.1:${refusedPort}/api/partner/v1` } },
+			});
+			expect(refused.json.data).toEqual({
+				status: 'Error',
+				message: expect.stringMatching(new RegExp(`^Could not reach http://127\\.0\\.0\\.1:${refusedPort}: the connection was refused \\(ECONNREFUSED\\)\\. Check the Base URL`)),
+			});
 		});
 	});
 });

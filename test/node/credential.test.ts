@@ -1,5 +1,8 @@
-// The credential's Test button, through n8n-core's RoutingNode and the real HTTP path.
-import { testCredential } from '../helpers/credentialTest';
+// The credential's Test button, through n8n-core's CredentialTestContext and the real HTTP path.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
+import { credentialTestsOf, nodeTypesUsingCredential, testCredential } from '../helpers/credentialTest';
 import { credentialsFor } from '../helpers/n8n';
 import { startReceiver } from '../helpers/receiver';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -8,6 +11,14 @@ describe('credential test (/ping.php)', () => {
 	let sb: RunningSandbox;
 	beforeAll(async () => (sb = await startSandbox()));
 	afterAll(() => sb.close());
+
+	test('every node names the same test, and the credential has no declarative test that n8n would run instead', () => {
+		// n8n's tester prefers a credential's own `test` over any node's `testedBy`.
+		expect((new MarketplacePartnerApi() as { test?: unknown }).test).toBeUndefined();
+		const tests = nodeTypesUsingCredential.map((nodeType) => credentialTestsOf(nodeType));
+		for (const { test } of tests) expect(test).toBe(tests[0].test);
+		expect(typeof tests[0].test).toBe('function');
+	});
 
 	test('the right credential is OK', async () => {
 		expect(await testCredential(credentialsFor(sb.baseUrl, sb.apps['seller-a-full']))).toEqual({
@@ -58,5 +69,42 @@ describe('credential test (/ping.php)', () => {
 		const result = await testCredential(credentialsFor('http://partner.example.com/api/partner/v1', sb.apps['seller-a-full']));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/must use https/);
+	});
+
+	test('nothing listening at the Base URL says the connection was refused and to check the Base URL', async () => {
+		const server = createServer().listen(0, '127.0.0.1');
+		await new Promise((r) => server.once('listening', r));
+		const { port } = server.address() as AddressInfo;
+		await new Promise((r) => server.close(r));
+		const result = await testCredential(credentialsFor(`http://127.0.0.1:${port}/api/partner/v1`, sb.apps['seller-a-full']));
+		expect(result).toEqual({
+			status: 'Error',
+			message: `Could not reach http://127.0.0.1:${port}: the connection was refused (ECONNREFUSED). Check the Base URL (host, port, https), and that the API is reachable from this n8n.`,
+		});
+	});
+
+	test('a host name that does not resolve says so and names the code', async () => {
+		const result = await testCredential(credentialsFor('https://partner.no-such-host.invalid/api/partner/v1', sb.apps['seller-a-full']));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^Could not reach https:\/\/partner\.no-such-host\.invalid: the host name could not be resolved \((ENOTFOUND|EAI_AGAIN)\)\. Check the Base URL/,
+		);
+	});
+
+	test('a Base URL with the wrong version path says the Base URL has no /ping.php', async () => {
+		const result = await testCredential(credentialsFor(sb.baseUrl.replace(/\/v1$/, '/v9'), sb.apps['seller-a-full']));
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(/^The Base URL has no Partner API \/ping\.php under it/) });
+	});
+
+	test('another refusal names the HTTP status and the API code', async () => {
+		const other = await startReceiver((_, res) => {
+			res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { code: 'ip_not_allowed', message: 'no' } }));
+		});
+		const result = await testCredential(credentialsFor(other.url.replace('/hook', '/api/partner/v1'), sb.apps['seller-a-full']));
+		await other.close();
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The API refused the credentials (HTTP 403, ip_not_allowed). Check Client ID, Client Secret and Header Prefix.',
+		});
 	});
 });

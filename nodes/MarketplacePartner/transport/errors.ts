@@ -167,3 +167,12 @@ export class NotSentError extends NodeOperationError {
 		super(node, 'Not sent: the node stopped before sending this request', { description: reason, itemIndex });
 	}
 }
+
+/** What a network error code means, in words; the code itself is shown beside it. */
+export function describeNetworkError(code: string): string {
+	if (/ECONNREFUSED/i.test(code)) return 'the connection was refused';
+	if (/ETIMEDOUT|ECONNABORTED|timeout/i.test(code)) return 'the request timed out';
+	if (/ENOTFOUND|EAI_AGAIN/i.test(code)) return 'the host name could not be resolved';
+	if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return 'the TLS certificate was not accepted';
+	return 'the connection was closed before an answer came';
+}

@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, NotSentError, parseJson, readErrorBody } from './errors';
+import { apiErrorFromResponse, describeNetworkError, NotSentError, parseJson, readErrorBody } from './errors';
 import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
@@ -205,11 +205,4 @@ function stopped(context: ApiContext, policy: RunPolicy, lastError: NodeApiError
 	if (!lastError) return new NotSentError(context.getNode(), reason, itemIndex);
 	lastError.description = [lastError.description, reason].filter(Boolean).join(' ');
 	return lastError;
-}
-
-function describeNetworkError(code: string): string {
-	if (/ECONNREFUSED/i.test(code)) return 'the connection was refused';
-	if (/ETIMEDOUT|ECONNABORTED|timeout/i.test(code)) return 'the request timed out';
-	if (/EAI_AGAIN/i.test(code)) return 'the host name could not be resolved';
-	return 'the connection was closed before an answer came';
 }
