@@ -186,6 +186,12 @@ export class MarketplacePartnerTrigger implements INodeType {
 			const signatureHeader = `${prefix}webhook-signature`;
 			item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
 		}
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		// Answered here, before the run starts: n8n saves a live webhook's static data (the delivery
+		// ids above) only when the answer is sent before the run, because starting the run builds a
+		// second Workflow over the same static data and clears its "changed" flag
+		// (WorkflowRunner.establishContextForPersistence in n8n 2.41). Answered by n8n instead, the
+		// ids would stay in this process's memory and a resend to another process would run again.
+		res.status(200).json({ message: 'Workflow was started' });
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([item])] };
 	}
 }

@@ -43,8 +43,15 @@ export async function startTriggerServer(
 		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
 	};
 	const nodeTypes = { getByName: () => trigger, getByNameAndVersion: () => trigger, getKnownTypes: () => ({}) };
-	const loadWorkflow = () =>
-		new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes, staticData: JSON.parse(store.json) as IDataObject });
+	// Like n8n's LiveWebhooks: a Workflow over the stored static data, read afresh per request; the
+	// raw object is kept because n8n hands that same object to the run it starts.
+	const rawStaticData = new WeakMap<Workflow, IDataObject>();
+	const loadWorkflow = () => {
+		const staticData = JSON.parse(store.json) as IDataObject;
+		const workflow = new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes, staticData });
+		rawStaticData.set(workflow, staticData);
+		return workflow;
+	};
 	const runs: INodeExecutionData[][] = [];
 	const answers: TriggerServer['answers'] = [];
 	let staticDataSaves = 0;
@@ -82,13 +89,23 @@ export async function startTriggerServer(
 		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
 		try {
 			const result = await trigger.webhook.call(context);
-			if (workflow.staticData.__dataChanged) {
+			// n8n saves the static data when the answer is sent, if it changed (LiveWebhooks'
+			// response callback), and starts the run after a node's own answer but before its own.
+			const answered = () => {
+				if (!workflow.staticData.__dataChanged) return;
 				store.json = JSON.stringify(workflow.staticData);
 				staticDataSaves++;
+			};
+			if (result.noWebhookResponse) answered();
+			if (result.workflowData) {
+				// Starting the run builds a second Workflow over the same static data, which clears
+				// its changed flag (n8n 2.41's WorkflowRunner.establishContextForPersistence).
+				new Workflow({ id: workflow.id, nodes: [node], connections: {}, active: true, nodeTypes, staticData: rawStaticData.get(workflow) });
+				runs.push(result.workflowData[0]);
 			}
 			if (result.noWebhookResponse) return;
-			runs.push(result.workflowData![0]);
 			res.status(200).send('{"message":"Workflow was started"}');
+			answered();
 		} catch (error) {
 			res.status(500).send(String((error as Error).message));
 		}
