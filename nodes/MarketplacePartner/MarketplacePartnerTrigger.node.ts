@@ -12,9 +12,9 @@ import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './tr
 import { seenBefore } from './helpers/deliveryLog';
 import { testPartnerApiCredential } from './transport/credentialTest';
 
-// The same record in this process's memory as well: n8n 2.41.1 resets the static data's change
-// flag when it starts the execution (WorkflowRunner.establishContextForPersistence), so the stored
-// record is rarely saved; memory still catches repeats that reach this process.
+// The same record in this process's memory as well: it catches a repeat that reaches this process
+// when the stored record lost the id to another process's save of the whole column, and it puts
+// such ids back into the stored record with the next new delivery (helpers/deliveryLog.ts).
 const inMemory = new Map<string, IDataObject>();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
@@ -168,9 +168,8 @@ export class MarketplacePartnerTrigger implements INodeType {
 			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
 			if (!inMemory.has(key)) inMemory.set(key, {});
 			const now = Date.now();
-			// Both records see every new id: a repeat known to either is dropped.
-			const known = [seenBefore(inMemory.get(key)!, webhookId, now), seenBefore(this.getWorkflowStaticData('node'), webhookId, now)];
-			if (known.includes(true)) return reply(200, 'OK: duplicate delivery');
+			// A repeat known to either record is dropped; a new id goes into both.
+			if (seenBefore([this.getWorkflowStaticData('node'), inMemory.get(key)!], webhookId, now)) return reply(200, 'OK: duplicate delivery');
 		}
 
 		const timestampText = String(header('webhook-timestamp')).trim();

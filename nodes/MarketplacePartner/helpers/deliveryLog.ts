@@ -11,16 +11,26 @@ export const MAX_DELIVERY_IDS = 10_000;
 type Seen = Array<[string, number]>;
 
 /**
- * Records `deliveryId` in `state` (the node's static data); true when it was already recorded
- * within the window, in which case nothing changes (so n8n has nothing to save).
+ * Records `deliveryId` in every record (the node's static data, this process's memory); true when
+ * any of them saw it within the window, in which case nothing changes (so n8n has nothing to save).
+ * A new id is written with everything each record knows: a process whose save of the stored record
+ * was overwritten by another process's (n8n writes the whole column, last writer wins) puts the
+ * lost ids back with its next one.
  */
-export function seenBefore(state: IDataObject, deliveryId: string, nowMs: number): boolean {
+export function seenBefore(records: IDataObject[], deliveryId: string, nowMs: number): boolean {
 	const now = Math.floor(nowMs / 1000);
-	const seen = (Array.isArray(state.deliveries) ? state.deliveries : []) as Seen;
-	if (seen.some(([id, at]) => id === deliveryId && now - at < WINDOW_SECONDS)) return true;
-	let first = 0;
-	while (first < seen.length && (now - seen[first][1] >= WINDOW_SECONDS || seen.length - first >= MAX_DELIVERY_IDS)) first++;
-	// A new array, assigned: n8n notices a change of a top-level key of the node's static data.
-	state.deliveries = [...seen.slice(first), [deliveryId, now]];
+	const known = records.map((state) =>
+		((Array.isArray(state.deliveries) ? state.deliveries : []) as Seen).filter(([, at]) => now - at < WINDOW_SECONDS),
+	);
+	if (known.some((seen) => seen.some(([id]) => id === deliveryId))) return true;
+	// Usually the records agree: only ids missing from the first are added, and only then re-sorted.
+	const [first, ...others] = known;
+	const ids = new Set(first.map(([id]) => id));
+	const missing = others.flat().filter(([id]) => !ids.has(id) && ids.add(id));
+	const merged = [...(missing.length ? [...first, ...missing].sort((a, b) => a[1] - b[1]) : first), [deliveryId, now] as [string, number]].slice(
+		-MAX_DELIVERY_IDS,
+	);
+	// A new array each, assigned: n8n notices a change of a top-level key of the node's static data.
+	for (const state of records) state.deliveries = [...merged];
 	return false;
 }
