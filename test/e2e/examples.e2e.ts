@@ -3,15 +3,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { n8nRest, output as nodeOutput } from '../helpers/n8nRest';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { freePort, n8nCommand, parseRawOutput, startN8n, ROOT } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, exampleFor, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID } = require('../../scripts/workspace');
-// n8n stores execution data in the `flatted` format; its own copy reads it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
 
 type Item = { json: Record<string, any> };
 type Run = { data: { resultData: { runData: Record<string, Array<{ data: { main: Item[][] } }>>; error?: unknown } } };
@@ -22,8 +20,7 @@ async function execute(userFolder: string, workflowId: string): Promise<Run> {
 	return parseRawOutput(out);
 }
 
-const output = (run: Run, node: string, index = 0): Array<Record<string, any>> =>
-	(run.data.resultData.runData[node]?.[0]?.data.main[index] ?? []).map((i) => i.json);
+const output = (run: Run, node: string, index = 0): Array<Record<string, any>> => nodeOutput(run.data.resultData.runData, node, index);
 
 describe('the examples in real n8n', () => {
 	let sb: RunningSandbox;
@@ -172,28 +169,13 @@ describe('the examples in real n8n', () => {
 
 	describe('with n8n started', () => {
 		let n8n: { url: string; stop(): Promise<void>; output(): string };
-		let cookie = '';
-
-		const rest = async (method: string, route: string, body?: unknown) => {
-			const res = await fetch(`${n8n.url}/rest${route}`, {
-				method,
-				headers: { 'content-type': 'application/json', cookie },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			const setCookie = res.headers.get('set-cookie');
-			if (setCookie) cookie = setCookie.split(';')[0];
-			return { status: res.status, json: (await res.json().catch(() => null)) as any };
-		};
+		const { rest, runData } = n8nRest(() => n8n.url);
 
 		const executions = async (workflowId = TRIGGER_WORKFLOW_ID) =>
 			(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`)).json.data.results as Array<{ id: string; status: string }>;
 
 		/** The items a node put out in one execution. */
-		const executionOutput = async (id: string, node: string) => {
-			const detail = await rest('GET', `/executions/${id}`);
-			const data = flatted.parse(detail.json.data.data);
-			return (data.resultData.runData[node]?.[0]?.data.main[0] ?? []).map((i: Item) => i.json);
-		};
+		const executionOutput = async (id: string, node: string) => nodeOutput(await runData(id), node);
 
 		/**
 		 * n8n answers before it has activated the published workflows: wait until the trigger's
@@ -264,9 +246,7 @@ describe('the examples in real n8n', () => {
 			}
 			expect(list).toHaveLength(1);
 			expect(list[0].status).toBe('success');
-			const detail = await rest('GET', `/executions/${list[0].id}`);
-			const data = flatted.parse(detail.json.data.data);
-			const pick = data.resultData.runData['Pick List Item'][0].data.main[0][0].json;
+			const pick = nodeOutput(await runData(list[0].id), 'Pick List Item')[0];
 			expect(pick).toMatchObject({
 				order_item_id: created.order.order_item_id,
 				order_no: created.order.order_no,

@@ -4,13 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { n8nRest, output } from '../helpers/n8nRest';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, n8nCommand, packPackage, installPackageInto, ROOT } = require('../../scripts/lib');
+const { freePort, n8nCommand, packPackage, installPackageInto } = require('../../scripts/lib');
 const { prepareWorkspace, exampleFor, triggerUrl, TRIGGER_WORKFLOW_ID, CREDENTIAL_ID } = require('../../scripts/workspace');
 const { startQueueInstallation } = require('../../scripts/queue');
-const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Execution = { id: string; status: string; mode: string };
@@ -37,28 +37,14 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 	let q: any;
 	let clientId: string;
-	let cookie = '';
 	let tarball: string;
 	const webhookPorts: Record<string, number> = {};
 	const sheet = new Map<string, number>(); // "product:variant" -> stock in the 2,000-row sheet
 	const report: Record<string, unknown> = {};
 
-	const rest = async (method: string, route: string, body?: unknown) => {
-		const res = await fetch(`${q.process('main').url}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const setCookie = res.headers.get('set-cookie');
-		if (setCookie) cookie = setCookie.split(';')[0];
-		// eslint-disable-next-line @typescript-eslint/no-explicit-any
-		return { status: res.status, json: (await res.json().catch(() => null)) as any };
-	};
+	const { rest, executionData, runData } = n8nRest(() => q.process('main').url);
 	const executions = async (workflowId: string): Promise<Execution[]> =>
 		(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`)).json.data.results;
-	const runData = async (id: string) => flatted.parse((await rest('GET', `/executions/${id}`)).json.data.data).resultData.runData;
-	const output = (data: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>, node: string, index = 0) =>
-		(data[node]?.[0]?.data.main[index] ?? []).map((i) => i.json);
 	/** Starts a workflow through main's REST API, as "Execute workflow" in the editor does. */
 	const runThroughMain = async (workflowId: string): Promise<string> => {
 		const res = await rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: 'Start' } });
@@ -361,8 +347,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		installPackageInto(q.userFolder('worker-2'), tarball); // a new machine, set up as the first
 		await q.start('worker-2');
 		const interrupted = await finished(id);
-		const detail = (await rest('GET', `/executions/${id}`)).json.data;
-		const error = detail.data ? flatted.parse(detail.data).resultData?.error : undefined;
+		const error = (await executionData(id))?.resultData?.error;
 		report.interruptedExecution = { status: interrupted.status, error: error?.message, updatesAtKill: atKill, updatesAfter: await updates() };
 		expect(['crashed', 'error']).toContain(interrupted.status);
 		expect(await updates()).toBeLessThan(sheet.size); // nothing ran it again to the end
