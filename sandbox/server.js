@@ -256,6 +256,31 @@ function createSandbox(options = {}) {
     return envelope(data.orderDetail(state, order));
   }
 
+  const isSet = (value) => value !== undefined && value !== null;
+
+  /**
+   * How a stock update names its product: by `product_id`, or by `sku`, the alternative the spec
+   * mentions without showing its field (the name `sku` is this sandbox's choice). Validates the
+   * field; the lookup comes after every other field is validated, as for `product_id` alone.
+   */
+  function productRef(body) {
+    const { product_id, sku } = body;
+    if (isSet(product_id) && isSet(sku)) {
+      throw new ApiError('invalid_field', 'Send product_id or sku, not both.', { field: 'sku' });
+    }
+    if (isSet(sku)) {
+      if (typeof sku !== 'string' || sku === '' || sku.length > 64) {
+        throw new ApiError('invalid_field', 'sku must be a non-empty string of at most 64 characters.', { field: 'sku' });
+      }
+      return { product: state.productsBySku.get(sku), named: `Product with SKU "${sku}"` };
+    }
+    if (!isSet(product_id)) throw new ApiError('missing_field', 'product_id (or sku) is required.', { field: 'product_id' });
+    if (!Number.isInteger(product_id) || product_id <= 0) {
+      throw new ApiError('invalid_field', 'product_id must be a positive integer.', { field: 'product_id' });
+    }
+    return { product: state.products.get(product_id), named: `Product ${product_id}` };
+  }
+
   function stockUpdate(app, query, rawBody, req) {
     const contentType = req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;.*)?$/i.test(contentType)) {
@@ -270,15 +295,9 @@ function createSandbox(options = {}) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new ApiError('invalid_json', 'The request body must be a JSON object.');
     }
-    const { product_id, variant_combination_id, stock, external_ref } = body;
-    for (const field of ['product_id', 'stock']) {
-      if (body[field] === undefined || body[field] === null) {
-        throw new ApiError('missing_field', `${field} is required.`, { field });
-      }
-    }
-    if (!Number.isInteger(product_id) || product_id <= 0) {
-      throw new ApiError('invalid_field', 'product_id must be a positive integer.', { field: 'product_id' });
-    }
+    const { variant_combination_id, stock, external_ref } = body;
+    const { product, named } = productRef(body);
+    if (stock === undefined || stock === null) throw new ApiError('missing_field', 'stock is required.', { field: 'stock' });
     if (typeof stock !== 'number' || !Number.isInteger(stock)) {
       throw new ApiError('invalid_field', 'stock must be an integer.', { field: 'stock' });
     }
@@ -286,22 +305,23 @@ function createSandbox(options = {}) {
     if (stock > MAX_STOCK) {
       throw new ApiError('invalid_field', `stock must not exceed ${MAX_STOCK}.`, { field: 'stock' });
     }
-    const hasVariant = variant_combination_id !== undefined && variant_combination_id !== null;
+    const hasVariant = isSet(variant_combination_id);
     if (hasVariant && (!Number.isInteger(variant_combination_id) || variant_combination_id <= 0)) {
       throw new ApiError('invalid_field', 'variant_combination_id must be a positive integer or null.', {
         field: 'variant_combination_id',
       });
     }
-    if (external_ref !== undefined && external_ref !== null && (typeof external_ref !== 'string' || external_ref.length > 255)) {
+    if (isSet(external_ref) && (typeof external_ref !== 'string' || external_ref.length > 255)) {
       throw new ApiError('invalid_field', 'external_ref must be a string of at most 255 characters.', {
         field: 'external_ref',
       });
     }
-    const product = state.products.get(product_id);
-    if (!product) throw new ApiError('product_not_found', `Product ${product_id} was not found.`);
+    // The same answers whichever way the product was named.
+    if (!product) throw new ApiError('product_not_found', `${named} was not found.`);
     if (product.seller_id !== app.sellerId) {
-      throw new ApiError('forbidden_product', `Product ${product_id} does not belong to this seller.`);
+      throw new ApiError('forbidden_product', `${named} does not belong to this seller.`);
     }
+    const { product_id } = product;
     let target = product;
     if (hasVariant) {
       const variant = state.variants.get(variant_combination_id);
@@ -479,6 +499,7 @@ function createSandbox(options = {}) {
       clockToleranceSec: opts.clockToleranceSec,
       seed: state.seed,
       apps: state.apps.map(publicApp),
+      skuFormat: data.SKU_FORMAT,
       counts: {
         products: state.products.size,
         ordersBySeller: Object.fromEntries([...state.ordersBySeller].map(([id, list]) => [id, list.length])),
@@ -575,8 +596,9 @@ function createSandbox(options = {}) {
     }],
     ['GET', /^\/products$/, (m, body, query) => {
       const sellerId = Number(query.get('sellerId') ?? data.SELLERS[0].sellerId);
+      const sku = query.get('sku');
       return [...state.products.values()]
-        .filter((p) => p.seller_id === sellerId)
+        .filter((p) => (sku === null ? p.seller_id === sellerId : p.sku === sku))
         .map(({ variant_ids, ...rest }) => ({ ...rest, variant_combination_ids: variant_ids }));
     }],
     ['GET', /^\/deliveries$/, (m, body, query) => webhooks.list(Object.fromEntries(query))],
