@@ -161,7 +161,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const columnNames = node.description.properties.find((p) => p.name === 'columnNames')!;
 			const shown = (identifyBy: string) =>
 				(columnNames.options as INodeProperties[])
-					.filter((o) => NodeHelpers.displayParameterPath({ identifyBy, columnNames: {} }, o, 'columnNames', { typeVersion: 2 }))
+					.filter((o) => NodeHelpers.displayParameterPath({ identifyBy, columnNames: {} }, o, 'columnNames', { typeVersion: 2 }, node.description))
 					.map((o) => o.name);
 			expect(shown('sku')).toEqual(['externalRef', 'sku', 'stock', 'variantCombinationId']);
 			expect(shown('productId')).toEqual(['externalRef', 'productId', 'stock', 'variantCombinationId']);
@@ -253,7 +253,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		test('version 1 keeps its parameters (Product ID, Stock, Additional Fields); version 2 has the mapper', () => {
 			const shown = (typeVersion: number) =>
 				node.description.properties
-					.filter((p) => NodeHelpers.displayParameter({ resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData' } }, p, { typeVersion }))
+					.filter((p) => NodeHelpers.displayParameter({ resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData' } }, p, { typeVersion }, node.description))
 					.map((p) => p.name)
 					.filter((name) => name !== 'resource' && name !== 'operation');
 			expect(shown(1)).toEqual(['productId', 'stock', 'additionalFields', 'options']);
