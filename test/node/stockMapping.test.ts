@@ -157,6 +157,21 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(sent).toHaveLength(2);
 		});
 
+		test('rows of different SKUs go out concurrently; rows of one SKU one after the other, the last row winning', async () => {
+			try {
+				const others = simple.slice(20, 36).map((p, i) => ({ sku: p.sku, stock: i }));
+				const same = Array.from({ length: 6 }, (_, i) => ({ sku: simple[16].sku, stock: 100 + i }));
+				// The first request (row 1) is answered 429: its retry must still come before rows 2 to 6.
+				await sb.control('POST', '/faults', { latencyMs: 20, next429: 1, retryAfterSec: 1 });
+				const { error } = await run(bySku, [...same, ...others]);
+				expect(error).toBeUndefined();
+				expect(await stockOf(simple[16].product_id)).toBe(105);
+				expect((await sb.control('GET', '/stats')).maxInFlight).toBeGreaterThan(1);
+			} finally {
+				await sb.control('POST', '/faults/reset');
+			}
+		});
+
 		test('Column Names offers the SKU column, not the Product ID column, when identifying by SKU', () => {
 			const columnNames = node.description.properties.find((p) => p.name === 'columnNames')!;
 			const shown = (identifyBy: string) =>
