@@ -79,7 +79,7 @@ function createControl(ctx, hooks) {
       return ctx.faults;
     }],
     ['POST', /^\/faults\/reset$/, () => Object.assign(ctx.faults, NO_FAULTS)],
-    ['GET', /^\/ctx.stats$/, () => ctx.stats],
+    ['GET', /^\/stats$/, () => ctx.stats],
     ['POST', /^\/stats\/reset$/, () => (hooks.resetStats(), ctx.stats)],
     ['POST', /^\/apps\/([^/]+)$/, (m, body) => {
       const app = findApp(m[1]);
