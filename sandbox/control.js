@@ -5,6 +5,7 @@
 const data = require('./data');
 const { readBody } = require('./http');
 const { invalidFaults, NO_FAULTS } = require('./faults');
+const { invalidSettings } = require('./rateLimit');
 const { formatApiDate, nowWholeSecondsMs } = require('./time');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
@@ -66,6 +67,7 @@ function createControl(ctx, hooks) {
       },
       listOrder: ctx.feed.order,
       faults: ctx.faults,
+      rateLimit: ctx.rateLimiter.settings,
     })],
     ['POST', /^\/reset$/, (m, body) => {
       hooks.reset(body);
@@ -77,6 +79,12 @@ function createControl(ctx, hooks) {
       if (invalid) throw new ControlError(400, invalid);
       Object.assign(ctx.faults, body);
       return ctx.faults;
+    }],
+    ['GET', /^\/rate-limit$/, () => ctx.rateLimiter.settings],
+    ['POST', /^\/rate-limit$/, (m, body) => {
+      const invalid = invalidSettings(body);
+      if (invalid) throw new ControlError(400, invalid);
+      return ctx.rateLimiter.configure(body);
     }],
     ['POST', /^\/faults\/reset$/, () => Object.assign(ctx.faults, NO_FAULTS)],
     ['GET', /^\/stats$/, () => ctx.stats],

@@ -5,7 +5,8 @@
 //   api/authentication.js  "Authentication"          api/orders.js       "GET /orders.php"
 //   api/orderDetail.js     "GET /order_detail.php"   api/stockUpdate.js  "POST /stock_update.php"
 //   api/ping.js            "GET /ping.php"           errors.js           "Errors" (codes, statuses)
-//   faults.js              injected faults           control.js          the control API
+//   faults.js              injected faults           rateLimit.js        the per-client rate limit
+//   control.js             the control API
 const http = require('node:http');
 const { ApiError } = require('./errors');
 const { authenticate, headerNames, requirePermission } = require('./api/authentication');
@@ -13,6 +14,7 @@ const data = require('./data');
 const { createRandom } = require('./random');
 const { send, errorBody, readBody } = require('./http');
 const { NO_FAULTS, pickFaults, nextFault, faultError } = require('./faults');
+const { createRateLimiter } = require('./rateLimit');
 const { createControl } = require('./control');
 const { WebhookSender } = require('./webhooks');
 const { createChangeFeed } = require('./changes');
@@ -32,6 +34,10 @@ const DEFAULTS = {
   webhookRetryBaseMs: 500,
   webhookTimeoutMs: 10000,
   listOrder: 'order_item_id',
+  // Requests per second per client (0: no limit), its burst, and whether a 429 says Retry-After.
+  rateLimit: 0,
+  rateBurst: 10,
+  rateLimitRetryAfter: true,
 };
 
 const ROUTES = {
@@ -44,6 +50,7 @@ const ROUTES = {
 function createSandbox(options = {}) {
   const opts = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
   const log = opts.log ?? (() => {});
+  const rateLimitOptions = { rate: opts.rateLimit, burst: opts.rateBurst, retryAfter: opts.rateLimitRetryAfter };
   const webhooks = new WebhookSender({
     headerPrefix: opts.headerPrefix,
     maxAttempts: opts.webhookMaxAttempts,
@@ -60,6 +67,7 @@ function createSandbox(options = {}) {
     state: null,
     faults: null,
     faultRandom: null,
+    rateLimiter: createRateLimiter(rateLimitOptions),
     stats: null,
     seenSignatures: null, // signature -> unix seconds it was signed for
     webhooks,
@@ -88,6 +96,7 @@ function createSandbox(options = {}) {
     ctx.state = data.seed({ seed, ordersA: orders, ordersB, productsPerSeller: products });
     ctx.faults = { ...NO_FAULTS, ...pickFaults(opts) };
     ctx.faultRandom = createRandom(seed ^ 0x5eed);
+    ctx.rateLimiter.configure(rateLimitOptions, rateLimitOptions);
     ctx.seenSignatures = new Map();
     ctx.feed.reset(seed);
     webhooks.clearAttempts();
@@ -106,6 +115,16 @@ function createSandbox(options = {}) {
     if (entry.code) stats.byCode[entry.code] = (stats.byCode[entry.code] ?? 0) + 1;
     stats.recent.push(entry);
     if (stats.recent.length > 5000) stats.recent.splice(0, 1000);
+  }
+
+  function rateLimited(waitSec) {
+    const { rate, burst, retryAfter } = ctx.rateLimiter.settings;
+    const err = new ApiError(
+      'rate_limited',
+      `Too many requests: this client may send ${rate} per second (bursts of ${burst}).${retryAfter ? ' Retry after the time in Retry-After.' : ''}`,
+    );
+    if (retryAfter) err.headers = { 'retry-after': String(waitSec) };
+    return err;
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -138,6 +157,8 @@ function createSandbox(options = {}) {
         return;
       }
       if (fault !== null) throw faultError(fault, ctx.faults);
+      const waitSec = ctx.rateLimiter.take(entry.clientId ?? '', Date.now());
+      if (waitSec !== null) throw rateLimited(waitSec);
       if (!route) throw new ApiError('endpoint_not_found', `No endpoint ${pathname}.`);
       if (req.method !== route.method) {
         const err = new ApiError('method_not_allowed', `${pathname} accepts ${route.method} only.`);
