@@ -111,7 +111,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		});
 	});
 
-	describe('Map Each Column Below', () => {
+	describe('Map Each Column Manually', () => {
 		const defineBelow = async (value: Record<string, string>) => ({
 			resource: 'stock',
 			operation: 'update',

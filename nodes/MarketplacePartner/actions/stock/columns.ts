@@ -1,5 +1,5 @@
 // The columns of a stock update in version 2, in the API's own words: what the resource mapper
-// offers under "Map Each Column Below", and what "Map Automatically" reads from each input item.
+// offers under "Map Each Column Manually", and what "Map Automatically" reads from each input item.
 import type { ResourceMapperField } from 'n8n-workflow';
 
 export type IdentifyBy = 'productId' | 'sku';

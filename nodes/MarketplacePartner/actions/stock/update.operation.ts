@@ -209,7 +209,7 @@ function v1Rows(context: IExecuteFunctions): RowReader {
 	};
 }
 
-/** "Map Each Column Below": the resource mapper's values, evaluated per row only where they hold an expression. */
+/** "Map Each Column Manually": the resource mapper's values, evaluated per row only where they hold an expression. */
 function mappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
 	const value = parameterReader<IDataObject>(context, 'columns.value', {});
 	const labels = Object.fromEntries(columns.map((c) => [c.id, c.displayName]));
