@@ -81,6 +81,22 @@ export async function runDiy(options: {
 			workflow('benchNodeSync', [
 				start(),
 				rowsCode(rows),
+				// As the editor saves a new node: columns mapped automatically, no expression per row.
+				node('Update Stock', 'n8n-nodes-marketplace-partner.marketplacePartner', 2, 400, {
+					resource: 'stock', operation: 'update', identifyBy: 'productId', columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] }, columnNames: {}, options: {},
+				}, { credentials: CREDENTIAL }),
+			]),
+			// The same at Concurrency 32: in real n8n the default 8 leaves n8n waiting on the latency.
+			workflow('benchNodeSync32', [
+				start(),
+				rowsCode(rows),
+				node('Update Stock', 'n8n-nodes-marketplace-partner.marketplacePartner', 2, 400, {
+					resource: 'stock', operation: 'update', identifyBy: 'productId', columns: { mappingMode: 'autoMapInputData', value: {}, matchingColumns: [], schema: [] }, columnNames: {}, options: { concurrency: 32 },
+				}, { credentials: CREDENTIAL }),
+			]),
+			workflow('benchNodeV1Sync', [
+				start(),
+				rowsCode(rows),
 				node('Update Stock', 'n8n-nodes-marketplace-partner.marketplacePartner', 1, 400, {
 					resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', additionalFields: {}, options: {},
 				}, { credentials: CREDENTIAL }),
@@ -121,12 +137,14 @@ export async function runDiy(options: {
 			const nodeSeconds = Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs[0].executionTime / 1000]));
 			return { seconds: (Date.parse(result.stoppedAt) - Date.parse(result.startedAt)) / 1000, items, nodeSeconds };
 		};
-		const times = { nodeSync: [] as number[], diySync: [] as number[], nodePull: [] as number[], diyPull: [] as number[] };
+		const times = { nodeSync: [] as number[], nodeSync32: [] as number[], nodeV1Sync: [] as number[], diySync: [] as number[], nodePull: [] as number[], diyPull: [] as number[] };
 		const perNode: Record<string, Record<string, number>> = {}; // last repetition: where each workflow spent its time
 		for (let r = 0; r < reps; r++) {
 			await control(sandbox, 'POST', '/faults', { latencyMs });
 			for (const [key, id, last, expected] of [
 				['nodeSync', 'benchNodeSync', 'Update Stock', rows.length],
+				['nodeSync32', 'benchNodeSync32', 'Update Stock', rows.length],
+				['nodeV1Sync', 'benchNodeV1Sync', 'Update Stock', rows.length],
 				['diySync', 'benchDiySync', 'HTTP Request', rows.length],
 			] as const) {
 				const { seconds, items, nodeSeconds } = await run(id, last);
@@ -152,6 +170,10 @@ export async function runDiy(options: {
 			nodeSyncSeconds: median(times.nodeSync),
 			diySyncSeconds: median(times.diySync),
 			stockSyncSpeedup: median(times.diySync) / median(times.nodeSync),
+			nodeSync32Seconds: median(times.nodeSync32),
+			stockSyncSpeedup32: median(times.diySync) / median(times.nodeSync32),
+			nodeV1SyncSeconds: median(times.nodeV1Sync),
+			stockSyncSpeedupV1: median(times.diySync) / median(times.nodeV1Sync),
 			nodePullSeconds: median(times.nodePull),
 			diyPullSeconds: median(times.diyPull),
 			pullSpeedup: median(times.diyPull) / median(times.nodePull),

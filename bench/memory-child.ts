@@ -33,9 +33,11 @@ async function main() {
 		const products = JSON.parse(process.argv[5]) as number[];
 		const items = Array.from({ length: count }, (_, i) => ({ product_id: products[i % products.length], stock: i % 500 }));
 		result = await runNode({
-			parameters: { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}' },
+			// A new node's default: columns mapped automatically from each row.
+			parameters: { resource: 'stock', operation: 'update' },
 			items,
 			credentials,
+			typeVersion: 2,
 		});
 	}
 	const seconds = (performance.now() - started) / 1000;

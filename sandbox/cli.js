@@ -22,6 +22,9 @@ const FLAGS = {
   'status-5xx': ['number', 'Status of injected server errors (default 503)'],
   'rate-drop': ['number', 'Share (0..1) of API requests whose connection is dropped'],
   'list-order': ['string', 'Order of GET /orders.php: order_item_id (default), updated_at_asc, updated_at_desc'],
+  'rate-limit': ['number', 'Requests per second each client may send (token bucket; 0 or absent: no limit)'],
+  'rate-burst': ['number', 'Bucket size of --rate-limit: requests a client may send at once (default 10)'],
+  'no-retry-after': ['boolean', 'Answer rate-limited requests 429 without a Retry-After header'],
   replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
   'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
   'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],
@@ -63,7 +66,7 @@ async function main() {
     );
     return;
   }
-  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, quiet, ...rest } = args;
+  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, quiet, ...rest } = args;
   const sandbox = createSandbox({
     ...rest,
     ordersB,
@@ -74,6 +77,7 @@ async function main() {
     rate5xx,
     status5xx,
     rateDrop,
+    rateLimitRetryAfter: noRetryAfter ? false : undefined,
     log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
   await sandbox.start(args.port ?? 8787);

@@ -91,6 +91,8 @@ function makeApps(random) {
   ];
 }
 
+const skuOf = (seller, productId) => `SKU-${seller.key.toUpperCase()}-${productId}`;
+
 function makeProducts(random, productsPerSeller) {
   const products = new Map();
   const variants = new Map();
@@ -105,7 +107,7 @@ function makeProducts(random, productsPerSeller) {
         product_id: id,
         seller_id: seller.sellerId,
         title: `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} ${id}`,
-        sku: `SKU-${seller.key.toUpperCase()}-${id}`,
+        sku: skuOf(seller, id),
         barcode: ean13(random),
         unit_price: random.int(199, 49999) / 100,
         stock: hasVariants ? null : random.int(0, 250),
@@ -141,6 +143,9 @@ function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {
   const { products, variants } = makeProducts(random, productsPerSeller);
   const productsBySeller = new Map(SELLERS.map((s) => [s.sellerId, []]));
   for (const p of products.values()) productsBySeller.get(p.seller_id).push(p);
+  // The SKU is the seller's own key for a product (`SKU-<seller key>-<product_id>`): unique across
+  // sellers and predictable, so sample sheets and tests can name products by SKU.
+  const productsBySku = new Map([...products.values()].map((p) => [p.sku, p]));
 
   const countB = ordersB ?? Math.max(10, Math.floor(ordersA / 10));
   const state = {
@@ -148,6 +153,7 @@ function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {
     sellers: SELLERS,
     apps,
     products,
+    productsBySku,
     variants,
     orders: new Map(),
     ordersBySeller: new Map(SELLERS.map((s) => [s.sellerId, []])),
@@ -286,6 +292,7 @@ function orderDetail(state, order) {
 module.exports = {
   ALL_PERMISSIONS,
   SELLERS,
+  SKU_FORMAT: 'SKU-<seller key A|B>-<product_id>',
   seed,
   addOrderItem,
   setOrderStatus,

@@ -4,6 +4,7 @@ import * as connection from './actions/connection/Connection.resource';
 import * as order from './actions/order/Order.resource';
 import { router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
+import { getStockColumns } from './methods/resourceMapping';
 import { testPartnerApiCredential } from './transport/credentialTest';
 
 const resources = { connection, order, stock };
@@ -26,7 +27,10 @@ export class MarketplacePartner implements INodeType {
 		name: 'marketplacePartner',
 		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Stock › Update maps its columns with n8n's resource mapper (or reads them from each item)
+		// and can identify products by SKU. Version 1 keeps its parameters for existing workflows.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: `={{ ${JSON.stringify(actionLabels)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`,
 		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
 		defaults: { name: 'Marketplace Partner' },
@@ -53,7 +57,10 @@ export class MarketplacePartner implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
+	methods = {
+		credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential },
+		resourceMapping: { getStockColumns },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

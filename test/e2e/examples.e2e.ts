@@ -75,10 +75,40 @@ describe('the examples in real n8n', () => {
 			[ROW_OF['99999'], '99999', 'product_not_found'],
 		]);
 		for (const f of failures) expect(f.what_to_do).not.toBe('');
-		expect(failures[0].error).toBe('Stock must be 0 or more, but got -3 (stock cannot be negative).');
+		expect(failures[0].error).toBe('Stock (column "stock") must be 0 or more, but got -3 (stock cannot be negative).');
 		expect(failures[1].error).toBe('The product belongs to another seller');
 		expect(await stockOf(70011)).toBe(untouched[70011]);
 		expect(await stockOf(70004)).toBe(untouched[70004]);
+	});
+
+	test('Spreadsheet to stock by SKU: rows keyed by SKU, "Qty" named once, each SKU failure reported per row', async () => {
+		const product = (id: number) => sb.control('GET', `/products/${id}`);
+		const untouched = (await product(70004)).stock;
+		await sb.control('POST', '/stats/reset');
+		const run = await execute(userFolder, 'mpExampleStockBySku');
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(output(run, 'Updated').map((r) => [r.product_id, r.variant_combination_id, r.new_stock, r.external_ref])).toEqual([
+			[70001, null, 26, 'ERP-2026-0101'],
+			[70003, 900003, 8, 'ERP-2026-0102 (Size S)'],
+			[70003, 900004, 12, 'ERP-2026-0103 (Size M)'],
+			[70015, null, 43, 'ERP-2026-0104 Lager Köln'],
+		]);
+		expect((await product(70001)).stock).toBe(26);
+		expect((await product(70003)).variants.map((v: { stock: number }) => v.stock)).toEqual([8, 12]);
+		expect((await product(70015)).stock).toBe(43);
+		// Every request named its product by sku, never by product_id.
+		const sent = (await sb.control('GET', '/stats')).byEndpoint;
+		expect(sent).toMatchObject({ 'POST /stock_update.php 200': 4 });
+
+		const sheet = readFileSync(path.join(ROOT, 'examples/data/stock-by-sku.csv'), 'utf8').trim().split('\n');
+		const failures = output(run, 'Failure Report');
+		expect(failures.map((f) => [sheet[f.row - 1].split(',')[0], f.sku, f.code, f.error])).toEqual([
+			['SKU-A-70003', 'SKU-A-70003', 'variant_required', 'This product has variants: the stock must be set per variant'],
+			['SKU-B-70004', 'SKU-B-70004', 'forbidden_product', 'The SKU belongs to another seller'],
+			['SKU-A-99999', 'SKU-A-99999', 'product_not_found', 'No product has this SKU'],
+		]);
+		for (const f of failures) expect(f.what_to_do).not.toBe('');
+		expect((await product(70004)).stock).toBe(untouched);
 	});
 
 	test('Custom call: the HTTP Request node signs /ping.php with our credential', async () => {

@@ -168,6 +168,8 @@ export async function runNode(options: {
 	continueOnFail?: boolean;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	type?: string;
+	/** The node's version, as saved in a workflow (default 1, the version existing workflows have). */
+	typeVersion?: number;
 }): Promise<NodeRun> {
 	registerNodeType(SHEET_TYPE, sheetNodeType(options.items ?? [{}]));
 	const sheet: INode = { id: 'a1b2c3d4-0000-4000-8000-000000000000', name: 'Sheet', type: SHEET_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
@@ -175,7 +177,7 @@ export async function runNode(options: {
 		id: 'a1b2c3d4-0000-4000-8000-000000000001',
 		name: 'Marketplace Partner',
 		type: options.type ?? NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
 		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { apiErrorFromResponse, API_ERRORS, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
+import { apiErrorFromResponse, API_ERRORS, explainBySku, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
 
 const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 
@@ -51,5 +51,34 @@ describe('error messages', () => {
 		const error = apiErrorFromResponse(node, 502, '<html><body>Bad Gateway from the proxy</body></html>');
 		expect(error.message).toBe('The Partner API answered HTTP 502 with a body it does not normally send');
 		expect(error.description).toContain('Bad Gateway from the proxy');
+	});
+});
+
+describe('answers to a request by SKU', () => {
+	const bySku = (status: number, body: unknown) => explainBySku(apiErrorFromResponse(node, status, body));
+
+	test.each([
+		[400, { error: { code: 'missing_field', message: 'product_id is required', field: 'product_id' } }],
+		[422, { error: { code: 'invalid_field', message: 'must be an integer', field: 'product_id' } }],
+		[400, { code: 'bad_request', message: 'Missing product_id' }],
+	])('HTTP %i %j: the marketplace does not take sku', (status, body) => {
+		expect(bySku(status, body).message).toBe('This marketplace does not accept updates by SKU');
+	});
+
+	test.each([
+		[503, { error: { code: 'service_unavailable', message: 'product_id lookups are down' } }, 'The Partner API is temporarily unavailable'],
+		[400, { error: { code: 'invalid_field', message: 'product_id must not be sent with sku', field: 'sku' } }, 'The Partner API refused a field of the request'],
+		[400, { error: { code: 'negative_stock', message: 'stock below 0' } }, 'The stock must not be negative'],
+		[409, { error: { code: 'stock_locked' } }, 'The Partner API refused the request (HTTP 409, stock_locked)'],
+	])('HTTP %i %j keeps its own message', (status, body, message) => {
+		expect(bySku(status, body).message).toBe(message);
+	});
+
+	test('not found and another seller speak of the SKU, with the API\'s words', () => {
+		const missing = bySku(404, { error: { code: 'product_not_found', message: 'Product with SKU "X" was not found.' } });
+		expect(missing.message).toBe('No product has this SKU');
+		expect(missing.description).toMatch(/^API code: product_not_found\. The API said: Product with SKU "X" was not found\. Check the SKU/);
+		expect(missing.description).not.toMatch(/Product ID/);
+		expect(bySku(403, { error: { code: 'forbidden_product' } }).message).toBe('The SKU belongs to another seller');
 	});
 });

@@ -1,4 +1,5 @@
-import { toApiDateTime, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
+import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columns';
+import { toApiDateTime, toSku, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
 
 describe('toWholeNumber: spreadsheet values', () => {
 	test.each([
@@ -48,5 +49,45 @@ describe('toApiDateTime', () => {
 
 	test.each(['yesterday', '31.01.2026', ''])('%j is refused with the field name', (value) => {
 		expect(() => toApiDateTime(value, 'Updated After')).toThrow(/Updated After must be a date and time/);
+	});
+});
+
+describe('toSku: SKUs from a sheet', () => {
+	test.each([
+		['SKU-A-70001', 'SKU-A-70001'],
+		['  ab 12 ', 'ab 12'],
+		[4711, '4711'],
+	])('%j is sent as %j', (value, expected) => {
+		expect(toSku(value, 'SKU')).toBe(expected);
+	});
+
+	test.each([
+		['', "SKU is empty; it needs the product's SKU."],
+		['   ', "SKU is empty; it needs the product's SKU."],
+		[undefined, "SKU is empty; it needs the product's SKU."],
+		[null, "SKU is empty; it needs the product's SKU."],
+		[true, 'SKU must be text, but got true.'],
+		[{ a: 1 }, 'SKU must be text, but got {"a":1}.'],
+	])('%j is refused', (value, message) => {
+		expect(() => toSku(value, 'SKU')).toThrow(message);
+	});
+});
+
+describe('columns found by header', () => {
+	test.each(['Product ID', 'product-id', 'productId', 'PRODUCT_ID', ' product id '])('%j reads as product_id', (header) => {
+		expect(headerKey(header)).toBe(headerKey('product_id'));
+		expect(columnFinder(['product_id'])({ [header]: 1, other: 2 })).toBe(header);
+	});
+
+	test('letters beyond ASCII are kept: "Stück" is not "Stck"', () => {
+		expect(headerKey('Stück-Zahl')).toBe('stückzahl');
+		expect(columnFinder(['stck'])({ Stück: 1 })).toBeUndefined();
+	});
+
+	test('an exact name wins; no match is undefined; two variants are an error', () => {
+		const find = columnFinder(['external_ref', 'external_reference']);
+		expect(find({ 'External Ref': 1, external_reference: 2 })).toBe('external_reference');
+		expect(find({ ref: 1 })).toBeUndefined();
+		expect(() => find({ 'External Ref': 1, externalReference: 2 })).toThrow('The columns "External Ref" and "externalReference" all read as external_ref');
 	});
 });

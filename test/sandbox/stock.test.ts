@@ -5,9 +5,9 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 describe('sandbox stock update', () => {
 	let sb: RunningSandbox;
 	let a: PartnerClient;
-	let simpleA: { product_id: number; stock: number };
-	let variantA: { product_id: number; variant_combination_ids: number[] };
-	let productB: { product_id: number };
+	let simpleA: { product_id: number; stock: number; sku: string };
+	let variantA: { product_id: number; variant_combination_ids: number[]; sku: string };
+	let productB: { product_id: number; sku: string };
 
 	beforeAll(async () => {
 		sb = await startSandbox();
@@ -102,5 +102,92 @@ describe('sandbox stock update', () => {
 		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1, external_ref: 'x'.repeat(70_000) });
 		expect(res.status).toBe(413);
 		expect(res.json.error.code).toBe('payload_too_large');
+	});
+
+	describe('by sku, the alternative to product_id', () => {
+		test('SKUs follow the documented format, are listed and found by the control API', async () => {
+			const state = await sb.control('GET', '/state');
+			expect(state.skuFormat).toBe('SKU-<seller key A|B>-<product_id>');
+			expect(simpleA.sku).toBe(`SKU-A-${simpleA.product_id}`);
+			expect(productB.sku).toBe(`SKU-B-${productB.product_id}`);
+			expect(await sb.control('GET', `/products?sku=${simpleA.sku}`)).toEqual([
+				expect.objectContaining({ product_id: simpleA.product_id, sku: simpleA.sku, seller_id: 1001 }),
+			]);
+			expect(await sb.control('GET', '/products?sku=SKU-A-1')).toEqual([]);
+		});
+
+		test('sets the stock of the product with that SKU and answers with its product_id', async () => {
+			const before = (await sb.control('GET', `/products/${simpleA.product_id}`)).stock;
+			const res = await a.post('/stock_update.php', { sku: simpleA.sku, stock: 31, external_ref: 'by-sku' });
+			expect(res.status).toBe(200);
+			expect(res.json.data).toEqual({
+				product_id: simpleA.product_id,
+				variant_combination_id: null,
+				old_stock: before,
+				new_stock: 31,
+				updated: true,
+				external_ref: 'by-sku',
+				updated_at: expect.any(String),
+			});
+			expect((await sb.control('GET', `/products/${simpleA.product_id}`)).stock).toBe(31);
+		});
+
+		test('a variant of a product named by SKU is updated on its own', async () => {
+			const [, second] = variantA.variant_combination_ids;
+			const res = await a.post('/stock_update.php', { sku: variantA.sku, variant_combination_id: second, stock: 6 });
+			expect(res.json.data).toMatchObject({ product_id: variantA.product_id, variant_combination_id: second, new_stock: 6 });
+			const after = await sb.control('GET', `/products/${variantA.product_id}`);
+			expect(after.variants.find((v: { variant_combination_id: number }) => v.variant_combination_id === second).stock).toBe(6);
+		});
+
+		test('an unknown SKU is product_not_found, naming the SKU', async () => {
+			const res = await a.post('/stock_update.php', { sku: 'NO-SUCH-SKU', stock: 1 });
+			expect(res.status).toBe(404);
+			expect(res.json.error).toEqual({ code: 'product_not_found', message: 'Product with SKU "NO-SUCH-SKU" was not found.' });
+			// SKUs are matched exactly: case and spaces count.
+			expect((await a.post('/stock_update.php', { sku: simpleA.sku.toLowerCase(), stock: 1 })).json.error.code).toBe('product_not_found');
+			expect((await a.post('/stock_update.php', { sku: ` ${simpleA.sku}`, stock: 1 })).json.error.code).toBe('product_not_found');
+		});
+
+		test("another seller's SKU is forbidden_product and changes nothing", async () => {
+			const before = await sb.control('GET', `/products/${productB.product_id}`);
+			const res = await a.post('/stock_update.php', { sku: productB.sku, stock: 1 });
+			expect(res.status).toBe(403);
+			expect(res.json.error).toEqual({
+				code: 'forbidden_product',
+				message: `Product with SKU "${productB.sku}" does not belong to this seller.`,
+			});
+			expect(await sb.control('GET', `/products/${productB.product_id}`)).toEqual(before);
+		});
+
+		test.each([
+			['a variant product without its variant', () => ({ sku: variantA.sku, stock: 4 }), 400, 'variant_required', 'variant_combination_id'],
+			['a variant of another product', () => ({ sku: simpleA.sku, variant_combination_id: variantA.variant_combination_ids[0], stock: 4 }), 404, 'variant_not_found', 'variant_combination_id'],
+			['a negative stock', () => ({ sku: simpleA.sku, stock: -1 }), 400, 'negative_stock', 'stock'],
+			['a missing stock', () => ({ sku: simpleA.sku }), 400, 'missing_field', 'stock'],
+			['a numeric sku', () => ({ sku: 70001, stock: 1 }), 400, 'invalid_field', 'sku'],
+			['an empty sku', () => ({ sku: '', stock: 1 }), 400, 'invalid_field', 'sku'],
+			['an sku over 64 characters', () => ({ sku: 'S'.repeat(65), stock: 1 }), 400, 'invalid_field', 'sku'],
+			['both product_id and sku', () => ({ product_id: simpleA.product_id, sku: simpleA.sku, stock: 1 }), 400, 'invalid_field', 'sku'],
+		])('%s is refused as it is by product_id', async (_, body, status, code, field) => {
+			const res = await a.post('/stock_update.php', body());
+			expect(res.status).toBe(status);
+			expect(res.json.error).toMatchObject({ code, field, message: expect.any(String) });
+		});
+
+		test('neither product_id nor sku is missing_field, naming both', async () => {
+			const res = await a.post('/stock_update.php', { sku: null, stock: 4 });
+			expect(res.json.error).toEqual({ code: 'missing_field', field: 'product_id', message: 'product_id (or sku) is required.' });
+		});
+
+		test('an invalid stock is reported before the SKU is looked up, as for product_id', async () => {
+			const res = await a.post('/stock_update.php', { sku: 'NO-SUCH-SKU', stock: -3 });
+			expect(res.json.error.code).toBe('negative_stock');
+		});
+
+		test('an SKU of 64 characters is looked up (the limit is inclusive)', async () => {
+			const res = await a.post('/stock_update.php', { sku: 'S'.repeat(64), stock: 1 });
+			expect(res.json.error.code).toBe('product_not_found');
+		});
 	});
 });

@@ -40,3 +40,11 @@ export function toApiDateTime(value: unknown, field: string): string {
 	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${text}".`);
 	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** A SKU as text: a sheet may hold it as a number. Spaces around it are a sheet's, not the SKU's. */
+export function toSku(value: unknown, field: string): string {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be text, but got ${JSON.stringify(value)}.`);
+	if (!text) throw new Error(`${field} is empty; it needs the product's SKU.`);
+	return text;
+}

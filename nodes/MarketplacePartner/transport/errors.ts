@@ -152,8 +152,46 @@ export function apiErrorFromResponse(node: INode, statusCode: number, body: unkn
 		message = `The Partner API answered HTTP ${statusCode} with a body it does not normally send`;
 		description = `Check the credential's Base URL. Response started with: ${snippet(body) || '(empty)'}`;
 	}
-	const errorResponse: JsonObject = { httpCode: String(statusCode), code: parsed.code ?? null, apiMessage: parsed.message ?? null };
+	const errorResponse: JsonObject = { httpCode: String(statusCode), code: parsed.code ?? null, apiMessage: parsed.message ?? null, field: parsed.field ?? null };
 	return new NodeApiError(node, errorResponse, { message, description, httpCode: String(statusCode), itemIndex });
+}
+
+/**
+ * What an answer means when the request named its product by `sku`, the alternative the spec
+ * mentions without publishing its field: the id-based explanations would send the user to the
+ * Product ID they did not use.
+ */
+const BY_SKU: Record<string, Explanation> = {
+	product_not_found: {
+		message: 'No product has this SKU',
+		description:
+			"Check the SKU: it must be the seller's SKU exactly as the marketplace holds it (letters, case and inner spaces count; the node removes only spaces around it).",
+	},
+	forbidden_product: {
+		message: 'The SKU belongs to another seller',
+		description: "This app can change only its own seller's products. Check the SKU, or use the credential of the seller who owns it.",
+	},
+};
+
+const SKU_NOT_ACCEPTED: Explanation = {
+	message: 'This marketplace does not accept updates by SKU',
+	description:
+		'The node sent the product as sku, the alternative to product_id that the Partner API spec mentions without publishing, and the API asked for product_id instead. Set Identify Product By to Product ID and map the column that holds the marketplace product_id.',
+};
+
+/**
+ * Re-explains an API refusal of a request that named its product by SKU. A marketplace that does
+ * not take `sku` ignores it and then misses product_id: its answer names that field.
+ */
+export function explainBySku(error: NodeApiError): NodeApiError {
+	const { code, apiMessage, field } = (error.errorResponse ?? {}) as { code?: string | null; apiMessage?: string | null; field?: string | null };
+	const asksForProductId = Number(error.httpCode) < 500 && (field === 'product_id' || (!field && /product_id/.test(apiMessage ?? '')));
+	const explanation = asksForProductId ? SKU_NOT_ACCEPTED : code ? BY_SKU[code] : undefined;
+	if (!explanation) return error;
+	const said = [apiMessage?.replace(/[.\s]+$/, ''), field ? `(field: ${field})` : undefined].filter(Boolean).join(' ');
+	error.message = explanation.message;
+	error.description = [code && `API code: ${code}.`, said && `The API said: ${said}.`, explanation.description].filter(Boolean).join(' ');
+	return error;
 }
 
 /**

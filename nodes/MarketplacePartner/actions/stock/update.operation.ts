@@ -1,12 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeParameterValueType } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeParameterValueType } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { columnFinder } from '../../helpers/columns';
 import { parameterReader } from '../../helpers/parameters';
-import { toWholeNumber } from '../../helpers/values';
+import { toSku, toWholeNumber } from '../../helpers/values';
 import { errorItem, toNodeError } from '../../helpers/items';
 import { apiRequest } from '../../transport';
+import { explainBySku } from '../../transport/errors';
 import { mapWithConcurrency } from '../../transport/concurrency';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
+import { stockColumns, type IdentifyBy, type StockColumn } from './columns';
 
 /**
  * Rows in progress at once. A row waiting for its retry holds no request slot (the run's policy
@@ -16,7 +19,8 @@ import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runO
  */
 const ROWS_IN_PROGRESS = 256;
 
-const properties: INodeProperties[] = [
+/** Version 1: a parameter per field, mapped with an expression per row. */
+const v1Properties: INodeProperties[] = [
 	{
 		displayName: 'Product ID',
 		name: 'productId',
@@ -65,6 +69,114 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+];
+
+const autoMapped = { 'columns.mappingMode': ['autoMapInputData'] };
+
+/** Version 2: n8n's resource mapper, either a column per field or the fields read from each item. */
+const v2Properties: INodeProperties[] = [
+	{
+		displayName: 'Identify Product By',
+		name: 'identifyBy',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Product ID', value: 'productId', description: "The marketplace's product_id" },
+			{
+				name: 'SKU',
+				value: 'sku',
+				description: 'Your SKU, sent as sku: the alternative to product_id the API spec mentions without publishing; not every marketplace accepts it',
+			},
+		],
+		default: 'productId',
+	},
+	{
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		// Reading the fields from each item is what a sheet-to-stock sync needs, and it costs no
+		// expression per row.
+		default: { mappingMode: 'autoMapInputData', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['identifyBy'],
+			resourceMapper: {
+				resourceMapperMethod: 'getStockColumns',
+				mode: 'add',
+				fieldWords: { singular: 'column', plural: 'columns' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+	},
+	{
+		displayName:
+			'Each input item needs the columns product_id (or sku) and stock, and may have variant_combination_id and external_ref. Headers written differently, such as "Product ID" or "productId", are found too; name other columns (e.g. "Qty") under Column Names.',
+		name: 'autoMapNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: autoMapped },
+	},
+	{
+		displayName: 'Column Names',
+		name: 'columnNames',
+		type: 'collection',
+		placeholder: 'Name a Column',
+		default: {},
+		description: 'Columns of your data named otherwise than the fields, named once for the whole run',
+		displayOptions: { show: autoMapped },
+		options: [
+			{
+				displayName: 'External Reference Column',
+				name: 'externalRef',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Note',
+				description: 'The column holding your own reference for each row',
+			},
+			{
+				displayName: 'Product ID Column',
+				name: 'productId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Article No',
+				description: 'The column holding the marketplace product_id',
+				displayOptions: { show: { '/identifyBy': ['productId'] } },
+			},
+			{
+				displayName: 'SKU Column',
+				name: 'sku',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Item Code',
+				description: 'The column holding the SKU',
+				displayOptions: { show: { '/identifyBy': ['sku'] } },
+			},
+			{
+				displayName: 'Stock Column',
+				name: 'stock',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Qty',
+				description: 'The column holding the new stock',
+			},
+			{
+				displayName: 'Variant Combination ID Column',
+				name: 'variantCombinationId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Variant',
+				description: 'The column holding the variant combination ID',
+			},
+		],
+	},
+];
+
+const properties: INodeProperties[] = [
+	...updateDisplayOptions({ show: { '@version': [1] } }, v1Properties),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
 	optionsCollection(concurrencyOption, giveUpAfterOption),
 ];
 
@@ -74,26 +186,101 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 type Prepared = { body: IDataObject } | { error: NodeOperationError };
 
+/** A row's values by request field, and how its errors name each field (with its column, if read from one). */
+interface Row {
+	values: Partial<Record<StockColumn['id'], unknown>>;
+	label: (id: StockColumn['id']) => string;
+}
+
+type RowReader = (item: INodeExecutionData, itemIndex: number) => Row;
+
+const v1Labels: Record<string, string> = { product_id: 'Product ID', stock: 'Stock', variant_combination_id: 'Variant Combination ID', external_ref: 'External Reference' };
+
+function v1Rows(context: IExecuteFunctions): RowReader {
+	const productId = parameterReader<NodeParameterValueType>(context, 'productId', '');
+	const stock = parameterReader<NodeParameterValueType>(context, 'stock', '');
+	const additionalFields = parameterReader<IDataObject>(context, 'additionalFields', {});
+	return (_, i) => {
+		const fields = additionalFields(i);
+		return {
+			values: { product_id: productId(i), stock: stock(i), variant_combination_id: fields.variantCombinationId, external_ref: fields.externalRef },
+			label: (id) => v1Labels[id],
+		};
+	};
+}
+
+/** "Map Each Column Manually": the resource mapper's values, evaluated per row only where they hold an expression. */
+function mappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
+	const value = parameterReader<IDataObject>(context, 'columns.value', {});
+	const labels = Object.fromEntries(columns.map((c) => [c.id, c.displayName]));
+	return (_, i) => ({ values: value(i) ?? {}, label: (id) => labels[id] });
+}
+
+/** "Map Automatically": each field from its column of the item, found once per header, no expression. */
+function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
+	const named = context.getNodeParameter('columnNames', 0, {}) as IDataObject;
+	const finders = columns.map((column) => {
+		const name = typeof named[column.option] === 'string' ? (named[column.option] as string).trim() : '';
+		return { column, name, find: columnFinder(name ? [name] : column.names) };
+	});
+	return ({ json }) => {
+		const values: Row['values'] = {};
+		const labels: Record<string, string> = {};
+		for (const { column, name, find } of finders) {
+			const header = find(json);
+			if (header === undefined) {
+				if (!column.required) continue;
+				throw new Error(`${missingColumn(column, name)} The item's columns: ${Object.keys(json).map((c) => `"${c}"`).join(', ') || 'none'}.`);
+			}
+			values[column.id] = json[header];
+			labels[column.id] = `${column.displayName} (column "${header}")`;
+		}
+		return { values, label: (id) => labels[id] };
+	};
+}
+
+function missingColumn(column: StockColumn, named: string): string {
+	if (named) return `The column "${named}" named for ${column.displayName} under Column Names is not in this item.`;
+	return (
+		`This item has no ${column.displayName} column: looked for "${column.names[0]}" or a header such as "${column.displayName}". ` +
+		`If your data calls it otherwise, name that column under Column Names › ${column.displayName} Column.`
+	);
+}
+
+/** The request body of a row, in the API's field order; every value checked before anything is sent. */
+function bodyOf({ values, label }: Row, identifyBy: IdentifyBy): IDataObject {
+	const body: IDataObject =
+		identifyBy === 'sku'
+			? { sku: toSku(values.sku, label('sku')) }
+			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
+	body.stock = toWholeNumber(values.stock, label('stock'), { min: 0 });
+	const variant = toWholeNumber(values.variant_combination_id, label('variant_combination_id'), { min: 1, optional: true });
+	if (variant !== undefined) body.variant_combination_id = variant;
+	const externalRef = values.external_ref;
+	if (typeof externalRef === 'number' || (typeof externalRef === 'string' && externalRef !== '')) body.external_ref = String(externalRef);
+	return body;
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 
+	let identifyBy: IdentifyBy = 'productId';
+	let readRow: RowReader;
+	if (this.getNode().typeVersion >= 2) {
+		identifyBy = this.getNodeParameter('identifyBy', 0, 'productId') as IdentifyBy;
+		const columns = stockColumns(identifyBy);
+		const mode = this.getNodeParameter('columns.mappingMode', 0, 'autoMapInputData') as string;
+		readRow = mode === 'autoMapInputData' ? autoMappedRows(this, columns) : mappedRows(this, columns);
+	} else {
+		readRow = v1Rows(this);
+	}
+
 	// Every row is checked before anything is sent: a bad value never reaches the API, and without
 	// Continue On Fail a sheet with a bad row changes no stock at all.
-	const productId = parameterReader<NodeParameterValueType>(this, 'productId', '');
-	const stock = parameterReader<NodeParameterValueType>(this, 'stock', '');
-	const additionalFields = parameterReader<IDataObject>(this, 'additionalFields', {});
-	const prepared: Prepared[] = items.map((_, i) => {
+	const prepared: Prepared[] = items.map((item, i) => {
 		try {
-			const fields = additionalFields(i);
-			const body: IDataObject = {
-				product_id: toWholeNumber(productId(i), 'Product ID', { min: 1 }),
-				stock: toWholeNumber(stock(i), 'Stock', { min: 0 }),
-			};
-			const variant = toWholeNumber(fields.variantCombinationId, 'Variant Combination ID', { min: 1, optional: true });
-			if (variant !== undefined) body.variant_combination_id = variant;
-			if (typeof fields.externalRef === 'string' && fields.externalRef !== '') body.external_ref = fields.externalRef;
-			return { body };
+			return { body: bodyOf(readRow(item, i), identifyBy) };
 		} catch (error) {
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };
 		}
@@ -111,7 +298,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results = await mapWithConcurrency(items.length, ROWS_IN_PROGRESS, async (i): Promise<INodeExecutionData | Error | undefined> => {
 		const row = prepared[i];
 		if ('error' in row) return errorItem(row.error, i);
-		const target = `${row.body.product_id}/${row.body.variant_combination_id ?? ''}`;
+		const target = `${row.body.product_id ?? `sku:${row.body.sku}`}/${row.body.variant_combination_id ?? ''}`;
 		const previous = previousOfTarget.get(target);
 		const sending = (async () => {
 			if (previous) await previous;
@@ -121,7 +308,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		try {
 			return { json: await sending, pairedItem: { item: i } };
 		} catch (error) {
-			const nodeError = toNodeError.call(this, error, i);
+			const nodeError = toNodeError.call(this, identifyBy === 'sku' && error instanceof NodeApiError ? explainBySku(error) : error, i);
 			if (continueOnFail) return errorItem(nodeError, i);
 			// As in a sequential run, no further row is sent after a failure.
 			policy.stop({ itemIndex: i, message: `The node stopped at row ${i + 1}, which failed.` });

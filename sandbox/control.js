@@ -1,0 +1,234 @@
+'use strict';
+// The control API under /_sandbox/ (sandbox/README.md, "Control API"): unsigned, loopback only. It
+// stands in for the operator (apps, webhooks, test events), changes orders, reads state for
+// assertions, and sets faults.
+const data = require('./data');
+const { readBody } = require('./http');
+const { invalidFaults, NO_FAULTS } = require('./faults');
+const { invalidSettings } = require('./rateLimit');
+const { formatApiDate, nowWholeSecondsMs } = require('./time');
+
+const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
+
+class ControlError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * The control API's request handler. `ctx` is the sandbox's shared context (server.js); `hooks`
+ * gives it what only the server can do: `reset(seedOptions)` and `resetStats()`.
+ */
+function createControl(ctx, hooks) {
+  function findApp(clientId) {
+    const app = ctx.state.apps.find((a) => a.clientId === clientId);
+    if (!app) throw new ControlError(404, `No app with client id ${clientId}.`);
+    return app;
+  }
+
+  function findOrder(id) {
+    const order = ctx.state.orders.get(Number(id));
+    if (!order) throw new ControlError(404, `No order item ${id}.`);
+    return order;
+  }
+
+  function publicApp(app) {
+    const { name, clientId, clientSecret, webhookSecret, sellerId, permissions, active, webhookUrl, webhookSignatureEncoding } = app;
+    return { name, clientId, clientSecret, webhookSecret, sellerId, permissions, active, webhookUrl, webhookSignatureEncoding };
+  }
+
+  function setWebhook(app, body) {
+    if (body.url !== undefined) {
+      if (body.url !== null && !/^https?:\/\/[^\s]+$/.test(String(body.url))) {
+        throw new ControlError(400, 'url must be an http(s) URL or null.');
+      }
+      app.webhookUrl = body.url;
+    }
+    if (body.encoding !== undefined) {
+      if (!['hex', 'base64'].includes(body.encoding)) throw new ControlError(400, 'encoding must be hex or base64.');
+      app.webhookSignatureEncoding = body.encoding;
+    }
+    return publicApp(app);
+  }
+
+  const CONTROL = [
+    ['GET', /^\/state$/, () => ({
+      baseUrl: ctx.baseUrl,
+      headerPrefix: ctx.opts.headerPrefix,
+      clockToleranceSec: ctx.opts.clockToleranceSec,
+      seed: ctx.state.seed,
+      apps: ctx.state.apps.map(publicApp),
+      skuFormat: data.SKU_FORMAT,
+      counts: {
+        products: ctx.state.products.size,
+        ordersBySeller: Object.fromEntries([...ctx.state.ordersBySeller].map(([id, list]) => [id, list.length])),
+      },
+      listOrder: ctx.feed.order,
+      faults: ctx.faults,
+      rateLimit: ctx.rateLimiter.settings,
+    })],
+    ['POST', /^\/reset$/, (m, body) => {
+      hooks.reset(body);
+      return { apps: ctx.state.apps.map(publicApp) };
+    }],
+    ['GET', /^\/faults$/, () => ctx.faults],
+    ['POST', /^\/faults$/, (m, body) => {
+      const invalid = invalidFaults(body);
+      if (invalid) throw new ControlError(400, invalid);
+      Object.assign(ctx.faults, body);
+      return ctx.faults;
+    }],
+    ['GET', /^\/rate-limit$/, () => ctx.rateLimiter.settings],
+    ['POST', /^\/rate-limit$/, (m, body) => {
+      const invalid = invalidSettings(body);
+      if (invalid) throw new ControlError(400, invalid);
+      return ctx.rateLimiter.configure(body);
+    }],
+    ['POST', /^\/faults\/reset$/, () => Object.assign(ctx.faults, NO_FAULTS)],
+    ['GET', /^\/stats$/, () => ctx.stats],
+    ['POST', /^\/stats\/reset$/, () => (hooks.resetStats(), ctx.stats)],
+    ['POST', /^\/apps\/([^/]+)$/, (m, body) => {
+      const app = findApp(m[1]);
+      if (body.active !== undefined) app.active = Boolean(body.active);
+      if (body.permissions !== undefined) app.permissions = body.permissions.filter((p) => data.ALL_PERMISSIONS.includes(p));
+      return setWebhook(app, body);
+    }],
+    ['POST', /^\/apps\/([^/]+)\/webhook$/, (m, body) => setWebhook(findApp(m[1]), body)],
+    ['POST', /^\/apps\/([^/]+)\/test-event$/, (m, body) => {
+      const app = findApp(m[1]);
+      // `url` sends to another address than the registered one, e.g. the trigger's test URL while
+      // the editor listens for a test event.
+      if (body.url !== undefined && !/^https?:\/\//.test(String(body.url))) throw new ControlError(400, 'url must be an http(s) URL.');
+      if (!app.webhookUrl && !body.url) throw new ControlError(409, 'Register a webhook URL for this app first, or pass url.');
+      const event = body.event ?? 'order.created';
+      if (!EVENTS.includes(event)) throw new ControlError(400, `event must be one of ${EVENTS.join(', ')}.`);
+      if (body.tamper !== undefined && !['body', 'signature', 'timestamp'].includes(body.tamper)) {
+        throw new ControlError(400, 'tamper must be body, signature or timestamp.');
+      }
+      const { deliveryId, eventId } = ctx.webhooks.send(app, event, samplePayload(app, event), { test: true, tamper: body.tamper, url: body.url });
+      return { deliveryId, eventId };
+    }],
+    ['POST', /^\/orders$/, (m, body) => {
+      const sellerId = body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId;
+      const seller = data.SELLERS.find((s) => s.sellerId === sellerId);
+      if (!seller) throw new ControlError(400, `No seller ${sellerId}.`);
+      const sellerProducts = [...ctx.state.products.values()].filter((p) => p.seller_id === sellerId);
+      const product = body.productId ? ctx.state.products.get(body.productId) : ctx.state.random.pick(sellerProducts);
+      if (!product || product.seller_id !== sellerId) throw new ControlError(400, `Product ${body.productId} is not seller ${sellerId}'s.`);
+      const now = nowWholeSecondsMs();
+      const order = data.addOrderItem(ctx.state, {
+        seller,
+        product,
+        variantId: body.variantCombinationId,
+        quantity: body.quantity ?? 1,
+        createdMs: now,
+      });
+      ctx.feed.record(ctx.state, order);
+      const deliveries = ctx.emit(sellerId, 'order.created', data.orderListEntry(ctx.state, order));
+      return { ...data.orderDetail(ctx.state, order), deliveries };
+    }],
+    ['POST', /^\/orders\/(\d+)\/status$/, (m, body) => {
+      const order = findOrder(m[1]);
+      if (typeof body.status !== 'string' || !/^[a-z_]{1,40}$/.test(body.status)) {
+        throw new ControlError(400, 'status must be a lower-case word such as shipped.');
+      }
+      const previous = order.status;
+      data.setOrderStatus(ctx.state, order, body.status, nowWholeSecondsMs());
+      ctx.feed.record(ctx.state, order);
+      const deliveries = ctx.emit(order.seller_id, 'order.updated', { ...data.orderListEntry(ctx.state, order), previous_status: previous });
+      return { ...data.orderDetail(ctx.state, order), deliveries };
+    }],
+    ['POST', /^\/orders\/(\d+)\/return$/, (m, body) => {
+      const order = findOrder(m[1]);
+      const payload = {
+        return_id: ctx.state.nextReturnId++,
+        order_item_id: order.order_item_id,
+        order_no: order.order_no,
+        product_id: order.product_id,
+        quantity: body.quantity ?? order.quantity,
+        reason: body.reason ?? 'not_as_described',
+        requested_at: formatApiDate(Date.now()),
+      };
+      return { ...payload, deliveries: ctx.emit(order.seller_id, 'return.requested', payload) };
+    }],
+    ['GET', /^\/orders\/(\d+)$/, (m) => data.orderDetail(ctx.state, findOrder(m[1]))],
+    ['GET', /^\/products\/(\d+)$/, (m) => {
+      const product = ctx.state.products.get(Number(m[1]));
+      if (!product) throw new ControlError(404, `No product ${m[1]}.`);
+      const { variant_ids, ...rest } = product;
+      return { ...rest, variants: variant_ids.map((id) => ctx.state.variants.get(id)) };
+    }],
+    ['GET', /^\/products$/, (m, body, query) => {
+      const sellerId = Number(query.get('sellerId') ?? data.SELLERS[0].sellerId);
+      const sku = query.get('sku');
+      return [...ctx.state.products.values()]
+        .filter((p) => (sku === null ? p.seller_id === sellerId : p.sku === sku))
+        .map(({ variant_ids, ...rest }) => ({ ...rest, variant_combination_ids: variant_ids }));
+    }],
+    ['GET', /^\/deliveries$/, (m, body, query) => ctx.webhooks.list(Object.fromEntries(query))],
+    ['POST', /^\/deliveries\/wait$/, async () => (await ctx.webhooks.idle(), ctx.webhooks.list())],
+    ...ctx.feed.routes({
+      getState: () => ctx.state,
+      sellerOf: (body) => (body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId),
+      fail: (status, message) => {
+        throw new ControlError(status, message);
+      },
+    }),
+    ['POST', /^\/deliveries\/([^/]+)\/resend$/, (m, body) => {
+      if (body.url !== undefined && !/^https?:\/\/[^\s]+$/.test(String(body.url))) throw new ControlError(400, 'url must be an http(s) URL.');
+      const sent = ctx.webhooks.resend(m[1], body.url);
+      if (!sent) throw new ControlError(404, `No delivery ${m[1]} (tampered test deliveries are not kept).`);
+      return { deliveryId: sent.deliveryId, eventId: sent.eventId };
+    }],
+  ];
+
+  function samplePayload(app, event) {
+    const order = ctx.state.ordersBySeller.get(app.sellerId)[0];
+    if (event === 'stock.updated') {
+      const product = [...ctx.state.products.values()].find((p) => p.seller_id === app.sellerId && !p.variant_ids.length);
+      return {
+        product_id: product.product_id, variant_combination_id: null, old_stock: product.stock, new_stock: product.stock,
+        updated: true, external_ref: 'operator-test', updated_at: formatApiDate(Date.now()),
+      };
+    }
+    if (event === 'return.requested') {
+      return {
+        return_id: 0, order_item_id: order.order_item_id, order_no: order.order_no, product_id: order.product_id,
+        quantity: 1, reason: 'operator_test', requested_at: formatApiDate(Date.now()),
+      };
+    }
+    const entry = data.orderListEntry(ctx.state, order);
+    return event === 'order.updated' ? { ...entry, previous_status: entry.status } : entry;
+  }
+
+  async function handleControl(req, res, target) {
+    const remote = req.socket.remoteAddress ?? '';
+    if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
+      return ctx.reply(res, 403, JSON.stringify({ ok: false, error: { code: 'forbidden', message: 'Control API is loopback only.' } }));
+    }
+    const [pathname, search = ''] = target.split('?');
+    const route = CONTROL.find(([method, pattern]) => method === req.method && pattern.test(pathname));
+    try {
+      if (!route) throw new ControlError(404, `No control route ${req.method} /_sandbox${pathname}.`);
+      const raw = await readBody(req, 1024 * 1024);
+      let body = {};
+      if (raw.length) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new ControlError(400, 'The body must be JSON.');
+        }
+      }
+      const result = await route[2](route[1].exec(pathname), body ?? {}, new URLSearchParams(search));
+      ctx.reply(res, 200, JSON.stringify({ ok: true, data: result }));
+    } catch (err) {
+      const status = err instanceof ControlError ? err.status : 500;
+      ctx.reply(res, status, JSON.stringify({ ok: false, error: { code: 'control_error', message: err.message } }));
+    }
+  }
+  return handleControl;
+}
+
+module.exports = { createControl, EVENTS };
