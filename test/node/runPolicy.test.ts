@@ -34,11 +34,12 @@ function streak(policy: RunPolicy, retryAfterMs: number | undefined, sentAt = Da
 	}
 }
 
-/** A policy whose rate the API has set: 6 of 8 answers accepted in 1 s, so 1.1 × 6 = 6.6 requests/s. */
+/** A policy whose rate the API has set: 8 of 16 answers accepted in 1 s, so 1.1 × 8 = 8.8 requests/s. */
 function pacedPolicy(concurrency = 8) {
 	const policy = new RunPolicy({ concurrency });
 	jest.advanceTimersByTime(1000);
-	answers(policy, 8, 3); // the last one accepted: no streak under way
+	answers(policy, 16, 2);
+	policy.answered(); // no streak under way (a window of its own, not judged)
 	return policy;
 }
 
@@ -111,37 +112,6 @@ describe('RunPolicy', () => {
 		policy.stop({ message: 'test' });
 	});
 
-	test('later rounds of a streak halve the rate again and pause again; 429s of an earlier round do neither', async () => {
-		const policy = new RunPolicy({ concurrency: 8 });
-		jest.advanceTimersByTime(100);
-		answers(policy, 5);
-		const firstRound = Date.now() - 5;
-		streak(policy, 1000, firstRound);
-		expect(policy.requestRate).toBeCloseTo(27.5, 6);
-		jest.advanceTimersByTime(500);
-		policy.failed();
-		policy.rateLimited(firstRound, 1000); // sent before the decrease: already accounted for
-		expect(policy.requestRate).toBeCloseTo(27.5, 6);
-		await jest.advanceTimersByTimeAsync(500);
-		expect(await grantedNow(policy, 1)).toBe(1); // the pause was not extended
-		policy.release();
-		policy.failed();
-		policy.rateLimited(Date.now(), 1000); // a request of the new round
-		expect(policy.requestRate).toBeCloseTo(13.75, 6);
-		expect(await grantedNow(policy, 1)).toBe(0);
-		policy.stop({ message: 'test' });
-	});
-
-	test('halving never takes the rate below 1 request per second', async () => {
-		const policy = pacedPolicy();
-		for (let round = 0; round < 5; round++) {
-			jest.advanceTimersByTime(10);
-			streak(policy, 0);
-		}
-		expect(policy.requestRate).toBe(1);
-		policy.stop({ message: 'test' });
-	});
-
 	test('without Retry-After, each round of a streak pauses longer; an answer starts over', async () => {
 		jest.spyOn(Math, 'random').mockReturnValue(0.999);
 		try {
@@ -172,13 +142,13 @@ describe('RunPolicy', () => {
 		}
 	});
 
-	test('a window where a quarter of the answers are 429 sets the rate to 1.1 times what the API accepted', async () => {
+	test('a window where over a third of the answers are 429 sets the rate to 1.1 times what the API accepted', async () => {
 		const policy = pacedPolicy();
-		expect(policy.requestRate).toBeCloseTo(6.6, 6);
+		expect(policy.requestRate).toBeCloseTo(8.8, 6);
 		policy.stop({ message: 'test' });
 	});
 
-	test('a window is judged only after 250 ms and 8 answers', async () => {
+	test('a window is judged only after 250 ms and 16 answers', async () => {
 		const early = new RunPolicy();
 		jest.advanceTimersByTime(249);
 		answers(early, 20, 2); // half of them 429, but too soon
@@ -191,7 +161,7 @@ describe('RunPolicy', () => {
 		few.stop({ message: 'test' });
 	});
 
-	test('a window with fewer than a quarter 429s keeps the rate: random load shedding does not slow the run', async () => {
+	test('a window with fewer than a third 429s keeps the rate: random load shedding does not slow the run', async () => {
 		const unpaced = new RunPolicy();
 		jest.advanceTimersByTime(300);
 		answers(unpaced, 9, 5); // 1 in 9
@@ -199,7 +169,7 @@ describe('RunPolicy', () => {
 		const policy = pacedPolicy();
 		jest.advanceTimersByTime(300);
 		answers(policy, 9, 5);
-		expect(policy.requestRate).toBeCloseTo(6.6, 6);
+		expect(policy.requestRate).toBeCloseTo(8.8, 6);
 		unpaced.stop({ message: 'test' });
 		policy.stop({ message: 'test' });
 	});
@@ -208,78 +178,65 @@ describe('RunPolicy', () => {
 		const policy = pacedPolicy();
 		jest.advanceTimersByTime(250);
 		answers(policy, 8, 4); // 6 accepted in 250 ms would allow 26.4/s: not a reason to go faster
-		expect(policy.requestRate).toBeCloseTo(6.6, 6);
+		expect(policy.requestRate).toBeCloseTo(8.8, 6);
 		policy.stop({ message: 'test' });
 	});
 
 	test('windows without 429s raise the rate by half up to where the API last limited, then by a tenth of that', async () => {
-		const policy = pacedPolicy(); // rate and ceiling 6.6
-		jest.advanceTimersByTime(10);
-		streak(policy, 0); // halved: 3.3
-		expect(policy.requestRate).toBeCloseTo(3.3, 6);
-		const cleanWindow = () => {
-			jest.advanceTimersByTime(1000);
-			answers(policy, 8);
+		const policy = new RunPolicy({ concurrency: 8 });
+		jest.advanceTimersByTime(100);
+		answers(policy, 5);
+		streak(policy, 0); // 27.5/s, the API's limit about 55/s
+		const cleanWindow = (limitedEvery = 0) => {
+			jest.advanceTimersByTime(250);
+			answers(policy, 16, limitedEvery);
 		};
+		cleanWindow(8); // a few (random) 429s below the ceiling: still back up
+		expect(policy.requestRate).toBeCloseTo(41.25, 6);
 		cleanWindow();
-		expect(policy.requestRate).toBeCloseTo(4.95, 6);
+		expect(policy.requestRate).toBeCloseTo(55, 6); // not 61.875: capped at the ceiling
+		cleanWindow(8);
+		expect(policy.requestRate).toBeCloseTo(55, 6); // at the ceiling, a few 429s keep it
 		cleanWindow();
-		expect(policy.requestRate).toBeCloseTo(6.6, 6); // not 7.425: capped at the ceiling
-		cleanWindow();
-		expect(policy.requestRate).toBeCloseTo(7.26, 6);
-		cleanWindow();
-		expect(policy.requestRate).toBeCloseTo(7.92, 6);
+		expect(policy.requestRate).toBeCloseTo(60.5, 6);
 		policy.stop({ message: 'test' });
 	});
-
-	test('below the ceiling, a window with a few 429s (random ones) still brings the rate back up', async () => {
-		const policy = pacedPolicy(); // 6.6
-		jest.advanceTimersByTime(10);
-		streak(policy, 0); // 3.3
-		jest.advanceTimersByTime(1000);
-		answers(policy, 9, 5); // 1 in 9 refused
-		expect(policy.requestRate).toBeCloseTo(4.95, 6);
-		policy.stop({ message: 'test' });
-	});
-
 	test('the rate is dropped once it is twice what the run sends: pacing no longer limits it', async () => {
-		const policy = pacedPolicy(); // 6.6/s
+		const policy = pacedPolicy(); // 8.8/s
 		jest.advanceTimersByTime(2000);
-		answers(policy, 8); // 4/s sent: 6.6 is under twice that, so it grows
-		expect(policy.requestRate).toBeCloseTo(7.26, 6);
-		jest.advanceTimersByTime(2300);
-		answers(policy, 8); // 3.5/s sent: 7.26 is more than twice that
+		answers(policy, 16); // 8/s sent: 8.8 is under twice that, so it grows
+		expect(policy.requestRate).toBeCloseTo(9.68, 6);
+		jest.advanceTimersByTime(5000);
+		answers(policy, 16); // 3.2/s sent: 9.68 is more than twice that
 		expect(policy.requestRate).toBe(Infinity);
 		policy.stop({ message: 'test' });
 	});
-
 	test('a judged cut never goes below 1 request per second', async () => {
 		const policy = new RunPolicy();
 		jest.advanceTimersByTime(60_000);
-		answers(policy, 8, 2); // 4 accepted in a minute
+		answers(policy, 16, 2); // 8 accepted in a minute
 		expect(policy.requestRate).toBe(1);
 		policy.stop({ message: 'test' });
 	});
 
 	test('paced requests start evenly spaced at the rate', async () => {
-		const policy = pacedPolicy(); // 6.6/s: one every 151.5 ms
+		const policy = pacedPolicy(); // 8.8/s: one every 113.6 ms
 		const granted = ask(policy, 5);
 		expect(await granted()).toBe(2); // the one due now and one a late timer may make up
-		await jest.advanceTimersByTimeAsync(151);
+		await jest.advanceTimersByTimeAsync(113);
 		expect(await granted()).toBe(2);
 		await jest.advanceTimersByTimeAsync(1);
-		expect(await granted()).toBe(3); // at 152 ms
-		await jest.advanceTimersByTimeAsync(151);
+		expect(await granted()).toBe(3); // at 114 ms, due at 113.6
+		await jest.advanceTimersByTimeAsync(113);
 		expect(await granted()).toBe(3);
 		await jest.advanceTimersByTimeAsync(1);
-		expect(await granted()).toBe(4); // at 304 ms, due at 303.03
-		await jest.advanceTimersByTimeAsync(150);
+		expect(await granted()).toBe(4); // at 228 ms, due at 227.3
+		await jest.advanceTimersByTimeAsync(112);
 		expect(await granted()).toBe(4);
 		await jest.advanceTimersByTimeAsync(1);
-		expect(await granted()).toBe(5); // at 455 ms, due at 454.5
+		expect(await granted()).toBe(5); // at 341 ms, due at 340.9
 		policy.stop({ message: 'test' });
 	});
-
 	test('after a quiet time at most two paced requests start at once (a late timer makes up one, no more)', async () => {
 		const policy = pacedPolicy();
 		await jest.advanceTimersByTimeAsync(5000);
@@ -292,10 +249,10 @@ describe('RunPolicy', () => {
 		jest.advanceTimersByTime(100);
 		answers(policy, 5);
 		streak(policy, 1000); // 27.5/s, paused for 1 s
-		answers(policy, 8, 2); // late answers of the old round, half 429: no judgement from them
+		answers(policy, 16, 2); // late answers of the old round, half 429: no judgement from them
 		expect(policy.requestRate).toBeCloseTo(27.5, 6);
-		jest.advanceTimersByTime(1250);
-		answers(policy, 8, 2); // a real window after the pause: 4 accepted in 250 ms
+		jest.advanceTimersByTime(1500);
+		answers(policy, 16, 2); // a real window after the pause: 8 accepted in 500 ms
 		expect(policy.requestRate).toBeCloseTo(17.6, 6);
 		policy.stop({ message: 'test' });
 	});

@@ -28,12 +28,13 @@ const RATE_LIMIT_STREAK = 3;
  * is set just above what the API accepted (HEADROOM): a limiter's bucket then never idles, while
  * the few extra requests it refuses only wait their turn. A window with a few 429s keeps the rate,
  * so random load shedding (429s whatever the rate) never slows the run down; a window without any
- * raises it (see `ceiling`). A streak of 429s halves it and pauses the run; windows with fewer
- * than CUT_SHARE 429s bring it back up to the ceiling.
+ * raises it (see `ceiling`). A streak of 429s pauses the run, and gives an unpaced run its first
+ * rate; windows with fewer than CUT_SHARE 429s bring the rate back up to the ceiling. Windows are
+ * long enough (RATE_WINDOW_MIN_ANSWERS) that random 429s at 15 % rarely reach CUT_SHARE.
  */
 const RATE_WINDOW_MS = 250;
-const RATE_WINDOW_MIN_ANSWERS = 8;
-const CUT_SHARE = 0.25;
+const RATE_WINDOW_MIN_ANSWERS = 16;
+const CUT_SHARE = 0.35;
 const HEADROOM = 1.1;
 /** The rate never goes below this, in requests per second: pauses, not pacing, handle slower limits. */
 const MIN_RATE = 1;
@@ -156,7 +157,7 @@ export class RunPolicy {
 	/**
 	 * A 429 for a request sent at `sentAt` (already counted by failed()). Enough of them in a window
 	 * slow the run's rate down; a streak of them pauses the whole run for `retryAfterMs` and halves
-	 * its rate and what it keeps in flight, once per round trip.
+	 * what it keeps in flight, once per round trip.
 	 */
 	rateLimited(sentAt: number, retryAfterMs: number | undefined): void {
 		const now = Date.now();
@@ -167,10 +168,10 @@ export class RunPolicy {
 			if (sentAt > this.lastDecreaseAt) {
 				this.limitedRounds++;
 				this.window = Math.max(1, this.window / 2);
-				// Half the rate, or, when not paced yet, half what the API let through in this window.
+				// Not paced yet: half what the API let through in this window. A paced run keeps its
+				// rate: streaks also come by chance from random 429s, and the windows judge the rate.
 				const passed = this.windowAnswers - this.windowLimited;
-				if (this.rate !== Infinity) this.rate = Math.max(MIN_RATE, this.rate / 2);
-				else if (passed > 0) {
+				if (this.rate === Infinity && passed > 0) {
 					this.ceiling = HEADROOM * this.windowRate();
 					this.rate = Math.max(MIN_RATE, this.ceiling / 2);
 				}
