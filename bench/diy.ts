@@ -13,9 +13,9 @@ const { isProvisioned, installPackageInto, n8nCommand, parseRawOutput } = requir
 const { importCredential, CREDENTIAL_ID } = require('../scripts/workspace');
 
 type App = SandboxInfo['apps'][number];
-const CREDENTIAL = { marketplacePartnerApi: { id: CREDENTIAL_ID, name: 'Marketplace Partner (sandbox)' } };
+export const CREDENTIAL = { marketplacePartnerApi: { id: CREDENTIAL_ID, name: 'Marketplace Partner (sandbox)' } };
 
-const node = (name: string, type: string, typeVersion: number, x: number, parameters: object, extra: object = {}) => ({
+export const node = (name: string, type: string, typeVersion: number, x: number, parameters: object, extra: object = {}) => ({
 	id: `00000000-0000-4000-8000-${String(x).padStart(12, '0')}`,
 	name,
 	type,
@@ -28,15 +28,15 @@ const node = (name: string, type: string, typeVersion: number, x: number, parame
 const chain = (names: string[]) =>
 	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 
-function workflow(id: string, nodes: Array<{ name: string }>) {
+export function workflow(id: string, nodes: Array<{ name: string }>) {
 	return { id, name: id, nodes, connections: chain(nodes.map((n) => n.name)), settings: { executionOrder: 'v1' }, active: false, pinData: {} };
 }
 
-const start = () => node('Start', 'n8n-nodes-base.manualTrigger', 1, 0, {});
-const rowsCode = (rows: unknown[]) =>
+export const start = () => node('Start', 'n8n-nodes-base.manualTrigger', 1, 0, {});
+export const rowsCode = (rows: unknown[]) =>
 	node('Rows', 'n8n-nodes-base.code', 2, 200, { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` });
 
-function signCode(app: App, method: string, pathExpr: string, bodyExpr: string) {
+export function signCode(app: App, method: string, pathExpr: string, bodyExpr: string) {
 	// What a careful user writes: sign exactly the bytes the HTTP Request node will send.
 	return `const crypto = require('crypto');
 const secret = ${JSON.stringify(app.clientSecret)};
@@ -49,7 +49,7 @@ return $input.all().map((item) => {
 });`;
 }
 
-function signedHeaders(app: App) {
+export function signedHeaders(app: App) {
 	return {
 		sendHeaders: true,
 		headerParameters: {

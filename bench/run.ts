@@ -12,6 +12,7 @@ import { checkWebhook, computeWebhookSignature } from '../nodes/MarketplacePartn
 import { buildQueryString } from '../nodes/MarketplacePartner/transport/signing';
 import { control, loadHarness, median, signedHeaders, type SandboxInfo } from './common';
 import { runDiy } from './diy';
+import { runRateLimitBench } from './rateLimit';
 import { FLOOR_TYPE, floorNodeType, type FloorJob } from './floorNode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -297,6 +298,9 @@ async function main() {
 		await agent.close();
 		await sandbox.stop();
 	}
+	// 7. Against a rate limit, on a sandbox of its own (bench/rateLimit.ts).
+	const rateLimit = await runRateLimitBench({ quick });
+	results.rateLimit = rateLimit.results;
 
 	mkdirSync(path.join(__dirname, 'results'), { recursive: true });
 	writeFileSync(path.join(__dirname, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -335,6 +339,7 @@ async function main() {
 	} else {
 		lines.push('| Real n8n (do-it-yourself) | not installed here: run `npm run provision` first | | | |');
 	}
+	lines.push(...rateLimit.lines);
 	process.stdout.write(`${lines.join('\n')}\n\nWritten to bench/results/latest.json\n`);
 }
 

@@ -22,7 +22,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 32 },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'The most requests of this run in flight at the same time. Under a rate limit the node sends fewer on its own and comes back up to this number. Results keep the order of the input rows.',
+		'The most requests of this run in flight at the same time. Under a rate limit you need not lower it: the node paces its requests to the rate the API accepts and speeds up again on its own. Results keep the order of the input rows.',
 };
 
 /** An Options collection holding the given options (sorted by name, as n8n lists them). */

@@ -20,6 +20,25 @@ const BACKOFF_MAX_MS = 10_000;
  */
 const RATE_LIMIT_STREAK = 3;
 
+/**
+ * Pacing. A rate limit counts requests per second, so the run paces the requests it starts rather
+ * than only bounding those in flight (on a fast network even one in flight outruns a limit of
+ * 50/s). Unpaced until the API first limits it. The rate is judged once per window of answers:
+ * when at least CUT_SHARE of them were 429, the run sends faster than the API accepts, and the rate
+ * is set just above what the API accepted (HEADROOM): a limiter's bucket then never idles, while
+ * the few extra requests it refuses only wait their turn. A window with a few 429s keeps the rate,
+ * so random load shedding (429s whatever the rate) never slows the run down; a window without any
+ * raises it (see `ceiling`). A streak of 429s pauses the run, and gives an unpaced run its first
+ * rate; windows with fewer than CUT_SHARE 429s bring the rate back up to the ceiling. Windows are
+ * long enough (RATE_WINDOW_MIN_ANSWERS) that random 429s at 15 % rarely reach CUT_SHARE.
+ */
+const RATE_WINDOW_MS = 250;
+const RATE_WINDOW_MIN_ANSWERS = 16;
+const CUT_SHARE = 0.35;
+const HEADROOM = 1.1;
+/** The rate never goes below this, in requests per second: pauses, not pacing, handle slower limits. */
+const MIN_RATE = 1;
+
 export interface RunOptions {
 	/** Give up when no request of the run has succeeded for this long. */
 	giveUpAfterMs?: number;
@@ -37,14 +56,30 @@ export interface StopReason {
 export class RunPolicy {
 	readonly giveUpAfterMs: number;
 	readonly maxInFlight: number;
-	/** Requests allowed in flight now: halved by a 429, grown by one per round of successes. */
+	/** Requests allowed in flight now: halved when 429s come in a row, grown by one per round of answers. */
 	private window: number;
+	/** Requests per second the run may start; Infinity until the API first says it is too many. */
+	private rate = Infinity;
+	/**
+	 * The rate the API was last found to allow (Infinity: not found yet). Below it a window without
+	 * 429s raises the rate by half, to come back quickly after a pause; above it by a tenth of it.
+	 */
+	private ceiling = Infinity;
+	/** When the next request may start, at `rate`. */
+	private nextStartAt = 0;
+	private pacingTimer = false;
+	/** The window of answers the rate is judged by: since when, how many, how many of them 429. */
+	private windowStart = Date.now();
+	private windowAnswers = 0;
+	private windowLimited = 0;
 	private inFlight = 0;
 	private readonly queue: Array<{ retry: boolean; grant: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
 	private lastDecreaseAt = 0;
 	private rateLimitStreak = 0;
-	/** Passing failures since the API last answered: a window's worth holds back rows not yet sent. */
+	/** Rounds of a 429 streak since the last answer: each pauses longer when 429s say no Retry-After. */
+	private limitedRounds = 0;
+	/** Passing failures since the API last answered: Concurrency's worth holds back rows not yet sent. */
 	private failureStreak = 0;
 	private lastProgressAt = Date.now();
 	private stopReason?: StopReason;
@@ -62,15 +97,21 @@ export class RunPolicy {
 		return this.stopReason;
 	}
 
+	/** Requests per second the run may start now (Infinity: not paced). */
+	get requestRate(): number {
+		return this.rate;
+	}
+
 	/** Until when the run may wait for progress before it gives up. */
 	get deadline(): number {
 		return this.lastProgressAt + this.giveUpAfterMs;
 	}
 
 	/**
-	 * Waits for a request slot: none is free while the run is paused or its window is full. Retries
-	 * go first, so a row that has waited is not queued again behind the rest of the sheet. False
-	 * when the run stopped before this request could be sent.
+	 * Waits for a request slot: none is free while the run is paused, its window is full, or its
+	 * rate does not allow another request yet. Retries go first, so a row that has waited is not
+	 * queued again behind the rest of the sheet. False when the run stopped before this request
+	 * could be sent.
 	 */
 	async acquire(retry: boolean): Promise<boolean> {
 		if (this.stopReason) return false;
@@ -95,13 +136,17 @@ export class RunPolicy {
 	/** A request failed for a passing reason and will be retried. */
 	failed(): void {
 		this.failureStreak++;
+		if (this.inWindow()) this.windowAnswers++;
 	}
 
 	/** The API processed a request (a result or a definitive refusal): the run is making progress. */
 	answered(): void {
 		this.lastProgressAt = Date.now();
 		this.rateLimitStreak = 0;
+		this.limitedRounds = 0;
 		this.failureStreak = 0;
+		if (this.inWindow()) this.windowAnswers++;
+		this.judgeRate();
 		if (this.window < this.maxInFlight) {
 			// Additive increase: one more request in flight per window's worth of answers.
 			this.window = Math.min(this.maxInFlight, this.window + 1 / Math.floor(this.window));
@@ -109,17 +154,32 @@ export class RunPolicy {
 		}
 	}
 
-	/** A 429 for a request sent at `sentAt`: slow the whole run down, and pause it on a streak. */
+	/**
+	 * A 429 for a request sent at `sentAt` (already counted by failed()). Enough of them in a window
+	 * slow the run's rate down; a streak of them pauses the whole run for `retryAfterMs` and halves
+	 * what it keeps in flight, once per round trip.
+	 */
 	rateLimited(sentAt: number, retryAfterMs: number | undefined): void {
 		const now = Date.now();
-		// Multiplicative decrease, once per round trip: 429s for requests sent before the last
-		// decrease were answered to the old window and are already accounted for.
-		if (sentAt >= this.lastDecreaseAt) {
-			this.window = Math.max(1, this.window / 2);
-			this.lastDecreaseAt = now;
-		}
+		if (this.inWindow()) this.windowLimited++;
 		if (++this.rateLimitStreak >= RATE_LIMIT_STREAK) {
-			this.pause(now + (retryAfterMs ?? this.backoffMs(this.rateLimitStreak - RATE_LIMIT_STREAK)));
+			// Multiplicative decrease and pause, once per round trip: 429s for requests sent before
+			// the last decrease were answered to the old window and rate and are already accounted for.
+			if (sentAt > this.lastDecreaseAt) {
+				this.limitedRounds++;
+				this.window = Math.max(1, this.window / 2);
+				// Not paced yet: half what the API let through in this window. A paced run keeps its
+				// rate: streaks also come by chance from random 429s, and the windows judge the rate.
+				const passed = this.windowAnswers - this.windowLimited;
+				if (this.rate === Infinity && passed > 0) {
+					this.ceiling = HEADROOM * this.windowRate();
+					this.rate = Math.max(MIN_RATE, this.ceiling / 2);
+				}
+				this.lastDecreaseAt = now;
+				this.pause(now + (retryAfterMs ?? this.backoffMs(this.limitedRounds - 1)));
+			}
+		} else {
+			this.judgeRate();
 		}
 	}
 
@@ -169,23 +229,81 @@ export class RunPolicy {
 		for (const waiting of this.queue.splice(0)) waiting.grant(false);
 	}
 
+	/** Answers of requests sent before a pause come in during it: the window after it starts empty. */
+	private inWindow(): boolean {
+		return Date.now() >= this.windowStart;
+	}
+
+	/** Requests per second the API let through in the current window (429s excluded). */
+	private windowRate(): number {
+		const elapsed = Math.max(1, Date.now() - this.windowStart);
+		return ((this.windowAnswers - this.windowLimited) * 1000) / elapsed;
+	}
+
+	/** Once a window of answers is complete, cuts, keeps or raises the rate by its share of 429s. */
+	private judgeRate(): void {
+		const elapsed = Date.now() - this.windowStart;
+		if (elapsed < RATE_WINDOW_MS || this.windowAnswers < RATE_WINDOW_MIN_ANSWERS) return;
+		if (this.windowLimited >= CUT_SHARE * this.windowAnswers) {
+			const accepted = HEADROOM * this.windowRate();
+			if (accepted < this.rate) this.rate = this.ceiling = Math.max(MIN_RATE, accepted);
+		} else if (this.rate !== Infinity) {
+			// Once the rate is twice what the run manages to send, pacing no longer limits it
+			// (Concurrency or the API's speed does): stop pacing. Below the ceiling (after a streak
+			// of random 429s, say) come back quickly; beyond it, only while no request is refused.
+			const sentRate = (this.windowAnswers * 1000) / elapsed;
+			if (this.rate >= 2 * sentRate) this.rate = Infinity;
+			else if (this.rate < this.ceiling) this.rate = Math.min(this.ceiling, this.rate * 1.5);
+			else if (this.windowLimited === 0) this.rate += this.ceiling / 10;
+		}
+		this.startWindow(Date.now());
+	}
+
+	private startWindow(at: number): void {
+		this.windowStart = at;
+		this.windowAnswers = 0;
+		this.windowLimited = 0;
+	}
+
 	private canStart(retry: boolean): boolean {
 		if (Date.now() < this.pausedUntil || this.inFlight >= Math.floor(this.window)) return false;
-		// While a whole window of requests in a row has failed, only retries go: a dead API is not
-		// sent every row of the sheet, and rows held back come out as "not sent" if the run gives up.
-		return retry || this.failureStreak < Math.floor(this.window);
+		// While Concurrency's worth of requests in a row has failed, only retries go: a dead API is
+		// not sent every row of the sheet, and rows held back come out as "not sent" if the run gives up.
+		return retry || this.failureStreak < this.maxInFlight;
 	}
 
 	private dispatch(): void {
 		while (this.queue.length > 0 && this.canStart(this.queue[0].retry)) {
+			if (this.rate !== Infinity) {
+				const now = Date.now();
+				if (now < this.nextStartAt) {
+					this.dispatchAt(this.nextStartAt);
+					return;
+				}
+				// Even spacing; a timer that fires late may start one request early, never more.
+				const interval = 1000 / this.rate;
+				this.nextStartAt = Math.max(this.nextStartAt, now - interval) + interval;
+			}
 			this.inFlight++;
 			this.queue.shift()!.grant(true);
 		}
 	}
 
+	/** One timer at a time wakes the queue when the rate allows the next request. */
+	private dispatchAt(at: number): void {
+		if (this.pacingTimer) return;
+		this.pacingTimer = true;
+		void sleep(Math.max(0, at - Date.now())).then(() => {
+			this.pacingTimer = false;
+			if (!this.stopReason) this.dispatch();
+		});
+	}
+
 	private pause(until: number): void {
 		if (until <= this.pausedUntil) return;
 		this.pausedUntil = until;
+		// The rate is judged afresh after the pause: a window holding it would read as a slow API.
+		this.startWindow(until);
 		this.wakeAt(until);
 	}
 
