@@ -307,4 +307,18 @@ describe('Marketplace Partner Trigger', () => {
 		expect(await post('{}', { id: 'whd_unselected', event: 'order.created' })).toEqual({ status: 200, text: 'OK: event not selected' });
 		expect(s.runs).toHaveLength(0);
 	});
+
+	test('with All Events, a delivery that names no event runs with an empty event', async () => {
+		const s = await listen();
+		await post('{"data":{}}', { id: 'whd_no_event', event: null });
+		await post('{"event":7}', { id: 'whd_number_event', event: null });
+		expect(s.runs.map((r) => r[0].json.event)).toEqual(['', '']);
+	});
+
+	test('activation and deactivation need no call to the marketplace: n8n is told they succeeded', async () => {
+		const { MarketplacePartnerTrigger } = await import('../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node');
+		const hooks = new MarketplacePartnerTrigger().webhookMethods.default;
+		const context = {} as never;
+		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
+	});
 });
