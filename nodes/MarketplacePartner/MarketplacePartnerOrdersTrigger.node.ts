@@ -33,6 +33,7 @@ type OrderEvent = 'order.created' | 'order.updated';
 const running = new Set<string>();
 
 export class MarketplacePartnerOrdersTrigger implements INodeType {
+	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Orders Trigger',
 		name: 'marketplacePartnerOrdersTrigger',
@@ -135,6 +136,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 			},
 		],
 	};
+	// Stryker restore all
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = this.getNodeParameter('events', []) as OrderEvent[];

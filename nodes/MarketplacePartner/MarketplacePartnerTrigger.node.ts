@@ -26,6 +26,7 @@ const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 };
 
 export class MarketplacePartnerTrigger implements INodeType {
+	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Trigger',
 		name: 'marketplacePartnerTrigger',
@@ -99,6 +100,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 			},
 		],
 	};
+	// Stryker restore all
 
 	// Registration is the operator's (there is no API for it), so these only report success.
 	webhookMethods = {

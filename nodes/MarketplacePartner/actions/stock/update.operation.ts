@@ -16,6 +16,7 @@ import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runO
  */
 const ROWS_IN_PROGRESS = 256;
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Product ID',
@@ -67,6 +68,7 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(concurrencyOption, giveUpAfterOption),
 ];
+// Stryker restore all
 
 const displayOptions = { show: { resource: ['stock'], operation: ['update'] } };
 
