@@ -4,6 +4,6 @@
 import { config } from '@n8n/node-cli/eslint';
 
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.state/**', 'sandbox/**', 'bench/**', 'test/**', 'examples/**', 'e2e/**', 'scripts/**', '*.config.*', 'gulpfile.js', 'jest.config.js'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**', '.state/**', 'sandbox/**', 'bench/**', 'test/**', 'examples/**', 'e2e/**', 'scripts/**', '*.config.*', 'gulpfile.js', 'jest.config.js'] },
 	...config,
 ];

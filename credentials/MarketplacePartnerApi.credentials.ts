@@ -10,6 +10,7 @@ import { signRequestOptions } from '../nodes/MarketplacePartner/transport/reques
 export class MarketplacePartnerApi implements ICredentialType {
 	name = 'marketplacePartnerApi';
 
+	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	displayName = 'Marketplace Partner API';
 
 	icon = { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' } as const;
@@ -77,6 +78,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). The spec writes X-SVC- for the service's own prefix; use the one the operator gives you.",
 		},
 	];
+	// Stryker restore all
 
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -34,6 +34,7 @@ type OrderEvent = 'order.created' | 'order.updated';
 const running = new Set<string>();
 
 export class MarketplacePartnerOrdersTrigger implements INodeType {
+	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Orders Trigger',
 		name: 'marketplacePartnerOrdersTrigger',
@@ -136,6 +137,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 			},
 		],
 	};
+	// Stryker restore all
 
 	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 

@@ -27,6 +27,7 @@ const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 };
 
 export class MarketplacePartnerTrigger implements INodeType {
+	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Trigger',
 		name: 'marketplacePartnerTrigger',
@@ -102,6 +103,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 			},
 		],
 	};
+	// Stryker restore all
 
 	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 

@@ -71,8 +71,19 @@ export async function startTriggerServer(
 				});
 				req.on('error', reject);
 			}));
-		if (/json|text/.test(req.headers['content-type'] ?? '')) raw.readRawBody().then(() => next(), next);
-		else next();
+		// And, like n8n's body parser, the parsed JSON as req.body: the node must not verify that.
+		if (/json|text/.test(req.headers['content-type'] ?? '')) {
+			raw.readRawBody().then(() => {
+				if (/json/.test(req.headers['content-type'] ?? '')) {
+					try {
+						req.body = JSON.parse(raw.rawBody!.toString('utf8'));
+					} catch {
+						req.body = {};
+					}
+				}
+				next();
+			}, next);
+		} else next();
 	});
 	app.use((_req, res, next) => {
 		const send = res.send.bind(res);

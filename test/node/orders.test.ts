@@ -141,4 +141,78 @@ describe('Order operations in the n8n engine', () => {
 		expect(error?.message).toBe('Order Item ID is empty; it needs a whole number of 1 or more.');
 		expect(error?.context?.itemIndex).toBe(1);
 	});
+
+	const pagesAsked = async () =>
+		(await sb.control('GET', '/stats')).recent
+			.filter((r: { endpoint: string }) => r.endpoint === '/orders.php')
+			.map((r: { query: Record<string, string> }) => r.query);
+
+	test('the page sizes sent: full pages of 100, then only what the limit still needs', async () => {
+		await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 130 }, credentials: credentials() });
+		expect(await pagesAsked()).toEqual([
+			{ limit: '100', offset: '0' },
+			{ limit: '30', offset: '100' },
+		]);
+		await sb.control('POST', '/stats/reset');
+		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 1 }, credentials: credentials() });
+		expect(items).toHaveLength(1);
+		expect(await pagesAsked()).toEqual([{ limit: '1', offset: '0' }]);
+	});
+
+	test('Newest First reads every page at full size, whatever the limit', async () => {
+		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 2, sort: 'newestFirst' }, credentials: credentials() });
+		expect(items).toHaveLength(2);
+		expect(await pagesAsked()).toEqual([
+			{ limit: '100', offset: '0' },
+			{ limit: '100', offset: '100' },
+			{ limit: '100', offset: '200' },
+		]);
+	});
+
+	test('filters are sent in the API form: status trimmed, an empty status not sent, Updated After without a zone as written', async () => {
+		await runNode({
+			parameters: { resource: 'order', operation: 'getMany', limit: 3, filters: { status: '  accepted ', updatedAfter: '2026-03-01T08:30' } },
+			credentials: credentials(),
+		});
+		await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 3, filters: { status: '   ' } }, credentials: credentials() });
+		expect(await pagesAsked()).toEqual([
+			{ limit: '3', offset: '0', status: 'accepted', updated_after: '2026-03-01 08:30:00' },
+			{ limit: '3', offset: '0' },
+		]);
+	});
+
+	test('an invalid Limit or Updated After is an error that names the field, and nothing is sent', async () => {
+		const limit = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 0 }, credentials: credentials() });
+		expect(limit.error?.message).toBe('Limit must be 1 or more, but got 0.');
+		const after = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 1, filters: { updatedAfter: 'last week' } }, credentials: credentials() });
+		expect(after.error?.message).toMatch(/^Updated After must be a date and time/);
+		expect(await pagesAsked()).toEqual([]);
+	});
+
+	test('Return All past 1,000 order items: every one, once, in the API order', async () => {
+		const big = await startSandbox({ orders: 1234 });
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true },
+				credentials: credentialsFor(big.baseUrl, big.apps['seller-a-full']),
+			});
+			expect(error).toBeUndefined();
+			const expected = (big.raw.state.ordersBySeller.get(1001) as Array<{ order_item_id: number }>).map((o) => o.order_item_id);
+			expect(expected).toHaveLength(1234);
+			expect(items.map((i) => i.json.order_item_id)).toEqual(expected);
+			expect((await big.control('GET', '/stats')).byEndpoint['GET /orders.php 200']).toBe(13);
+		} finally {
+			await big.close();
+		}
+	});
+
+	test('one Get Many per input item, each paired to its item', async () => {
+		const { items } = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', limit: '={{ $json.n }}' },
+			items: [{ n: 2 }, { n: 1 }],
+			credentials: credentials(),
+		});
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+		expect(items.map((i) => i.json.order_item_id)).toEqual([...ordersOfA().slice(0, 2), ordersOfA()[0]].map((o) => o.order_item_id));
+	});
 });

@@ -162,3 +162,148 @@ describe('the credential signer, as n8n calls it', () => {
 		expect(signed.url).toBe('http://127.0.0.1:8787/api/partner/v1/ping.php');
 	});
 });
+
+describe('the credential signer with every body and header shape n8n may hand it', () => {
+	type Signed = IHttpRequestOptions & { uri?: string; form?: unknown };
+	const headersOf = (signed: IHttpRequestOptions) => signed.headers as Record<string, string>;
+	/** The signature must be over exactly the method, path, timestamp and body that go out. */
+	const expectSignedAsSent = (signed: IHttpRequestOptions, path: string, body = '') => {
+		const h = headersOf(signed);
+		expect(h['X-SVC-SIGNATURE']).toBe(signRequest(vectors.clientSecret, signed.method!, path, h['X-SVC-TIMESTAMP'], body));
+		expect(signed.body ?? '').toBe(body);
+	};
+
+	test('a Buffer body is sent and signed as its text', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/stock_update.php`, body: Buffer.from('{"product_id":70001,"stock":"İ"}') });
+		expectSignedAsSent(signed, '/stock_update.php', '{"product_id":70001,"stock":"İ"}');
+		expect(headersOf(signed)['Content-Type']).toBe('application/json');
+	});
+
+	test('a URLSearchParams body is sent and signed as its urlencoded text', async () => {
+		const signed = await signRequestOptions(creds, { method: 'PUT', url: `${BASE}/x.php`, body: new URLSearchParams({ a: 'b c', d: 'é' }) });
+		expectSignedAsSent(signed, '/x.php', 'a=b+c&d=%C3%A9');
+	});
+
+	test('a string body is sent as given, never re-serialised', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/x.php`, body: '{ "b": 1,  "a": 2 }' });
+		expectSignedAsSent(signed, '/x.php', '{ "b": 1,  "a": 2 }');
+	});
+
+	test('a form-data body (multipart) is refused with a clear error, not signed', async () => {
+		const multipart = { getHeaders: () => ({ 'content-type': 'multipart/form-data; boundary=x' }) };
+		await expect(
+			signRequestOptions(creds, { method: 'POST', url: `${BASE}/x.php`, body: multipart as unknown as IHttpRequestOptions['body'] }),
+		).rejects.toThrow('Multipart (form-data) bodies cannot be signed for the Partner API; send JSON.');
+	});
+
+	test('GET and HEAD carry no body: one given is dropped and the empty body signed', async () => {
+		for (const method of ['GET', 'HEAD'] as const) {
+			const signed = await signRequestOptions(creds, { method, url: `${BASE}/orders.php?limit=${method.length}`, body: { a: 1 } });
+			expect(signed.body).toBeUndefined();
+			expectSignedAsSent(signed, `/orders.php?limit=${method.length}`);
+			expect(headersOf(signed)['Content-Type']).toBeUndefined();
+		}
+	});
+
+	test('an empty POST body is sent as none, without a Content-Type', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/empty.php`, body: '' });
+		expect(signed.body).toBeUndefined();
+		expectSignedAsSent(signed, '/empty.php');
+		expect(headersOf(signed)['Content-Type']).toBeUndefined();
+		expect(headersOf(signed).Accept).toBe('application/json');
+	});
+
+	test('a lower-case method is sent and signed upper-case; no method is GET', async () => {
+		const post = await signRequestOptions(creds, { method: 'post' as IHttpRequestOptions['method'], url: `${BASE}/lower.php`, body: { a: 1 } });
+		expect(post.method).toBe('POST');
+		expectSignedAsSent(post, '/lower.php', '{"a":1}');
+		const none = await signRequestOptions(creds, { url: `${BASE}/none.php` });
+		expect(none.method).toBe('GET');
+		expectSignedAsSent(none, '/none.php');
+	});
+
+	test('headers given in any case are kept once, not doubled or overridden', async () => {
+		const signed = await signRequestOptions(creds, {
+			method: 'POST',
+			url: `${BASE}/headers.php`,
+			body: 'a=1',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain', 'x-svc-signature': 'stale', 'x-svc-client-id': 'someone-else' },
+		});
+		const h = headersOf(signed);
+		expect(Object.keys(h).map((k) => k.toLowerCase()).sort()).toEqual(['accept', 'content-type', 'x-svc-client-id', 'x-svc-signature', 'x-svc-timestamp']);
+		expect(h['content-type']).toBe('application/x-www-form-urlencoded');
+		expect(h.accept).toBe('text/plain');
+		expect(h['X-SVC-CLIENT-ID']).toBe('cli_test');
+		expectSignedAsSent(signed, '/headers.php', 'a=1');
+	});
+
+	test("a timestamp header from the caller (the server's clock) is the clock signed with, in any case", async () => {
+		const serverClock = Math.floor(Date.now() / 1000) + 3600;
+		const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/clock.php`, headers: { 'x-svc-timestamp': String(serverClock) } });
+		const h = headersOf(signed);
+		expect(Object.keys(h).filter((k) => k.toLowerCase() === 'x-svc-timestamp')).toEqual(['X-SVC-TIMESTAMP']);
+		expect(Number(h['X-SVC-TIMESTAMP'])).toBe(serverClock);
+		expectSignedAsSent(signed, '/clock.php');
+	});
+
+	test("a timestamp header that is not Unix seconds is ignored: this machine's clock is used", async () => {
+		const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/clock2.php`, headers: { 'X-SVC-TIMESTAMP': '2026-01-01T00:00:00Z' } });
+		expect(Math.abs(Number(headersOf(signed)['X-SVC-TIMESTAMP']) - Date.now() / 1000)).toBeLessThan(2);
+		expectSignedAsSent(signed, '/clock2.php');
+	});
+
+	test('the Header Prefix of the credential names every header', async () => {
+		const signed = await signRequestOptions({ ...creds, headerPrefix: 'X-Shop-' }, { method: 'GET', url: `${BASE}/prefix.php` });
+		const h = headersOf(signed);
+		expect(Object.keys(h).sort()).toEqual(['Accept', 'X-Shop-CLIENT-ID', 'X-Shop-SIGNATURE', 'X-Shop-TIMESTAMP']);
+		expect(h['X-Shop-SIGNATURE']).toBe(signRequest(vectors.clientSecret, 'GET', '/prefix.php', h['X-Shop-TIMESTAMP'], ''));
+	});
+
+	test.each([
+		['a base URL with a trailing slash and a url with leading slashes', { baseURL: `${BASE}/`, url: '//join.php' }, `${BASE}/join.php`],
+		['a base URL without a slash and a url without one', { baseURL: BASE, url: 'join.php' }, `${BASE}/join.php`],
+		['an absolute url, which the base URL does not prefix', { baseURL: 'https://other.example.com/v1', url: `${BASE}/join.php` }, `${BASE}/join.php`],
+		['an absolute url in upper case', { baseURL: 'https://other.example.com/v1', url: `HTTPS://partner.example.com/api/partner/v1/join.php` }, `${BASE}/join.php`],
+	])('URL joining: %s', async (_, parts, sent) => {
+		const signed = await signRequestOptions(creds, { method: 'GET', ...parts });
+		expect(signed.url).toBe(sent);
+		expect(signed.baseURL).toBeUndefined();
+		expectSignedAsSent(signed, '/join.php');
+	});
+
+	test('qs: list values repeat the key, objects are sent as JSON, empty values are left out, and a URL with a query gets &', async () => {
+		const signed = (await signRequestOptions(creds, {
+			method: 'GET',
+			url: `${BASE}/orders.php?a=1`,
+			qs: { status: ['accepted', 'paid'], filter: { x: 1 }, skipped: null, limit: 5 },
+		})) as Signed;
+		const path = '/orders.php?a=1&filter=%7B%22x%22%3A1%7D&limit=5&status=accepted&status=paid';
+		expect(signed.url).toBe(`${BASE}${path}`);
+		expect(signed.qs).toBeUndefined();
+		expectSignedAsSent(signed, path);
+	});
+
+	test('an empty qs leaves the URL as it is', async () => {
+		for (const qs of [{}, { gone: undefined }]) {
+			const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/plain.php`, qs });
+			expect(signed.url).toBe(`${BASE}/plain.php`);
+			expectSignedAsSent(signed, '/plain.php');
+		}
+	});
+
+	test("a legacy form given as text is signed as that text; a JSON body wins over a form", async () => {
+		const text = (await signRequestOptions(creds, { method: 'POST', uri: `${BASE}/f.php`, form: 'a=1&b=2' } as unknown as IHttpRequestOptions)) as Signed;
+		expectSignedAsSent(text, '/f.php', 'a=1&b=2');
+		expect(text.form).toBeUndefined();
+		const both = (await signRequestOptions(creds, { method: 'POST', uri: `${BASE}/f.php`, form: { a: 1 }, body: { b: 2 } } as unknown as IHttpRequestOptions)) as Signed;
+		expectSignedAsSent(both, '/f.php', '{"b":2}');
+		expect(headersOf(both)['Content-Type']).toBe('application/json');
+	});
+
+	test('a request to the right host outside the Base URL path, or on another port, is refused', async () => {
+		await expect(signRequestOptions(creds, { method: 'GET', url: 'https://partner.example.com/api/partner/v1x/ping.php' })).rejects.toThrow(/not under/);
+		await expect(signRequestOptions(creds, { method: 'GET', url: 'https://partner.example.com:8443/api/partner/v1/ping.php' })).rejects.toThrow(
+			"The URL https://partner.example.com:8443/api/partner/v1/ping.php is not under the credential's Base URL https://partner.example.com/api/partner/v1.",
+		);
+	});
+});

@@ -1,6 +1,7 @@
 // Stock > Update from spreadsheet-like rows, run by n8n's engine against the sandbox over HTTP.
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
 type Product = { product_id: number; stock: number; seller_id: number; variant_combination_ids: number[] };
 
@@ -154,5 +155,59 @@ describe('Stock > Update in the n8n engine', () => {
 		const stats = await sb.control('GET', '/stats');
 		expect(stats.byEndpoint['POST /stock_update.php 200']).toBe(20);
 		expect(stats.duplicateSignatures).toBe(0);
+	});
+
+	test.each([
+		['-3', 'Variant Combination ID must be 1 or more, but got -3.'],
+		['0', 'Variant Combination ID must be 1 or more, but got 0.'],
+		['v12', 'Variant Combination ID must be a whole number, but got "v12".'],
+	])('Variant Combination ID %j is an error for its row and nothing is sent', async (bad, message) => {
+		const { error } = await runNode({
+			parameters: { ...fromSheet, additionalFields: { variantCombinationId: '={{ $json.variant }}' } },
+			items: [{ product_id: withVariants.product_id, stock: 1, variant: bad }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe(message);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
+
+	test('a bad first row stops the sheet before anything is sent, and says which row', async () => {
+		const { error } = await runNode({
+			parameters: fromSheet,
+			items: [{ product_id: 'P-1', stock: 1 }, { product_id: simple[10].product_id, stock: 1 }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe('Product ID must be a whole number, but got "P-1".');
+		expect(error?.context?.itemIndex).toBe(0);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
+
+	test('the body sent: product_id and stock as numbers, and only the optional fields given', async () => {
+		const api = await startScriptedApi([ok({ new_stock: 1 })]);
+		try {
+			const { error } = await runNode({
+				parameters: { ...fromSheet, additionalFields: { variantCombinationId: '={{ $json.variant }}', externalRef: '={{ $json.ref }}' } },
+				items: [
+					{ product_id: '70001', stock: ' 4 ', variant: '', ref: '' },
+					{ product_id: 70002, stock: 0, variant: '900003', ref: 'erp-9' },
+				],
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			expect(error).toBeUndefined();
+			expect(api.requests.map((r) => [r.method, r.url, r.headers['content-type'], r.rawBody]).sort()).toEqual([
+				['POST', '/api/partner/v1/stock_update.php', 'application/json', '{"product_id":70001,"stock":4}'],
+				['POST', '/api/partner/v1/stock_update.php', 'application/json', '{"product_id":70002,"stock":0,"variant_combination_id":900003,"external_ref":"erp-9"}'],
+			]);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('without Continue On Fail, rows after the failed one are not sent', async () => {
+		const rows = [foreign, ...simple.slice(12, 16)].map((p) => ({ product_id: p.product_id, stock: 1 }));
+		const { error } = await runNode({ parameters: { ...fromSheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
+		expect(error?.message).toBe('The product belongs to another seller');
+		expect(error?.description).toMatch(/Row 1 of 5 failed; 0 rows were applied, the other 5 not\./);
+		expect((await sb.control('GET', '/stats')).requests).toBe(1);
 	});
 });

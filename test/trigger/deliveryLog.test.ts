@@ -13,6 +13,13 @@ describe('seenBefore', () => {
 		expect(seenBefore([state], 'whd_1', t0 + 24 * HOUR)).toBe(false);
 	});
 
+	test('an id recorded exactly 24 hours ago is forgotten when a new one is recorded', () => {
+		const state: IDataObject = {};
+		seenBefore(state, 'whd_old', t0);
+		seenBefore(state, 'whd_new', t0 + 24 * HOUR);
+		expect((state.deliveries as Array<[string, number]>).map(([id]) => id)).toEqual(['whd_new']);
+	});
+
 	test('ids older than the window are dropped when a new one is recorded', () => {
 		const state: IDataObject = {};
 		seenBefore([state], 'whd_old', t0);

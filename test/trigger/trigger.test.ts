@@ -28,17 +28,24 @@ describe('Marketplace Partner Trigger', () => {
 	/** Posts a delivery signed here with bare crypto, to shape cases the sandbox does not send. */
 	async function post(
 		body: string,
-		{ secret = app().webhookSecret, id = 'whd_manual_1', event = 'order.created', contentType = 'application/json', omit = '' } = {},
+		{
+			secret = app().webhookSecret,
+			id = 'whd_manual_1',
+			event = 'order.created' as string | null,
+			contentType = 'application/json',
+			omit = '',
+			ts = String(Math.floor(Date.now() / 1000)),
+			prefix = 'x-svc-',
+		} = {},
 	) {
-		const ts = String(Math.floor(Date.now() / 1000));
 		const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 		const headers: Record<string, string> = {
 			'content-type': contentType,
-			'x-svc-webhook-id': id,
-			'x-svc-webhook-timestamp': ts,
-			'x-svc-webhook-signature': signature,
-			'x-svc-webhook-event': event,
+			[`${prefix}webhook-id`]: id,
+			[`${prefix}webhook-timestamp`]: ts,
+			[`${prefix}webhook-signature`]: signature,
 		};
+		if (event !== null) headers[`${prefix}webhook-event`] = event;
 		delete headers[omit];
 		const res = await request(server!.url, { method: 'POST', body, headers });
 		return { status: res.statusCode, text: await res.body.text() };
@@ -213,5 +220,105 @@ describe('Marketplace Partner Trigger', () => {
 		const headers = s.runs[0][0].json.headers as Record<string, string>;
 		expect(headers['x-svc-webhook-id']).toBe('whd_manual_1');
 		expect(headers['x-svc-webhook-signature']).toBeUndefined();
+	});
+
+	test('a correctly signed delivery outside the timestamp tolerance is answered 401 and starts nothing', async () => {
+		const s = await listen();
+		const now = Math.floor(Date.now() / 1000);
+		for (const [id, ts] of [['whd_old', now - 600], ['whd_ahead', now + 600]] as const) {
+			expect(await post('{"event":"order.created"}', { id, ts: String(ts) })).toEqual({
+				status: 401,
+				text: 'Unauthorized: webhook timestamp outside the tolerance',
+			});
+		}
+		expect(s.runs).toHaveLength(0);
+	});
+
+	test('the Timestamp Tolerance option widens and narrows what is fresh', async () => {
+		const now = Math.floor(Date.now() / 1000);
+		const wide = await listen(creds(), { events: ['*'], options: { toleranceSeconds: 900 } });
+		expect((await post('{"n":1}', { id: 'whd_wide', ts: String(now - 600) })).status).toBe(200);
+		expect(wide.runs).toHaveLength(1);
+		await wide.close();
+		const narrow = await listen(creds(), { events: ['*'], options: { toleranceSeconds: 30 } });
+		expect((await post('{"n":2}', { id: 'whd_narrow', ts: String(now - 60) })).status).toBe(401);
+		expect((await post('{"n":3}', { id: 'whd_narrow_fresh', ts: String(now - 5) })).status).toBe(200);
+		expect(narrow.runs).toHaveLength(1);
+	});
+
+	test('the item carries the delivery timestamp as sent, in seconds and ISO; a timestamp in milliseconds is read as such', async () => {
+		const s = await listen();
+		const seconds = Math.floor(Date.now() / 1000) - 7;
+		await post('{"n":1}', { id: 'whd_s', ts: String(seconds) });
+		await post('{"n":2}', { id: 'whd_ms', ts: String(seconds * 1000 + 123) });
+		expect(s.runs.map((r) => [r[0].json.timestamp, r[0].json.timestampIso])).toEqual([
+			[seconds, new Date(seconds * 1000).toISOString()],
+			[seconds, new Date(seconds * 1000).toISOString()],
+		]);
+	});
+
+	test('a rotation with the current secret still empty: only the previous secret verifies, never an empty key', async () => {
+		const s = await listen(creds({ webhookSecret: '', previousWebhookSecret: app().webhookSecret }));
+		expect(await post('{"n":1}', { id: 'whd_empty_key', secret: '' })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook signature' });
+		expect((await post('{"n":2}', { id: 'whd_previous' })).status).toBe(200);
+		expect(s.runs.map((r) => r[0].json.payload)).toEqual([{ n: 2 }]);
+	});
+
+	test('with no previous secret, a delivery signed with an empty key does not pass', async () => {
+		const s = await listen(creds({ previousWebhookSecret: '' }));
+		expect(await post('{"n":1}', { id: 'whd_empty_key_2', secret: '' })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook signature' });
+		expect(s.runs).toHaveLength(0);
+	});
+
+	test('the event comes from the event header, else from the payload', async () => {
+		const s = await listen(creds(), { events: ['stock.updated'] });
+		expect(await post('{"event":"order.created"}', { id: 'whd_h', event: 'stock.updated' })).toEqual({ status: 200, text: '{"message":"Workflow was started"}' });
+		expect(await post('{"event":"order.created"}', { id: 'whd_p1', event: 'order.created' })).toEqual({ status: 200, text: 'OK: event not selected' });
+		await post('{"event":"stock.updated"}', { id: 'whd_p2', event: null });
+		expect(await post('{"event":7}', { id: 'whd_p3', event: null })).toEqual({ status: 200, text: 'OK: event not selected' });
+		expect(s.runs.map((r) => [r[0].json.webhookId, r[0].json.event])).toEqual([
+			['whd_h', 'stock.updated'],
+			['whd_p2', 'stock.updated'],
+		]);
+	});
+
+	test("the credential's Header Prefix names the webhook headers too; an empty one means X-SVC-", async () => {
+		const shop = await listen(creds({ headerPrefix: 'X-Shop-' }));
+		expect((await post('{"n":1}', { id: 'whd_shop', prefix: 'x-shop-' })).status).toBe(200);
+		expect((await post('{"n":2}', { id: 'whd_svc' })).status).toBe(401);
+		expect(shop.runs).toHaveLength(1);
+		await shop.close();
+		const fallback = await listen(creds({ headerPrefix: '' }));
+		expect((await post('{"n":3}', { id: 'whd_default' })).status).toBe(200);
+		expect(fallback.runs).toHaveLength(1);
+	});
+
+	test('verification is over the bytes received, not the JSON n8n parsed from them', async () => {
+		const s = await listen();
+		// Spaces, key order and an escaped character: re-serialising the parsed body changes all three.
+		const body = '{ "b": 1,\n  "a": "\\u0130stanbul" }';
+		expect((await post(body, { id: 'whd_raw' })).status).toBe(200);
+		expect(s.runs[0][0].json.payload).toEqual({ b: 1, a: 'İstanbul' });
+	});
+
+	test('what a refused sender is told: not JSON, not selected', async () => {
+		const s = await listen(creds(), { events: ['order.updated'] });
+		expect(await post('not json', { id: 'whd_text' })).toEqual({ status: 400, text: 'Bad Request: the webhook body is not valid JSON' });
+		expect(await post('{}', { id: 'whd_unselected', event: 'order.created' })).toEqual({ status: 200, text: 'OK: event not selected' });
+		expect(s.runs).toHaveLength(0);
+	});
+
+	test('with All Events, a delivery that names no event runs with an empty event', async () => {
+		const s = await listen();
+		await post('{"data":{}}', { id: 'whd_no_event', event: null });
+		await post('{"event":7}', { id: 'whd_number_event', event: null });
+		expect(s.runs.map((r) => r[0].json.event)).toEqual(['', '']);
+	});
+
+	test('activation and deactivation need no call to the marketplace: n8n is told they succeeded', async () => {
+		const { MarketplacePartnerTrigger } = await import('../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node');
+		const hooks = new MarketplacePartnerTrigger().webhookMethods.default;
+		const context = {} as never;
+		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
 	});
 });

@@ -121,3 +121,35 @@ describe('checkWebhook: every refusal reason', () => {
 		expect(checkWebhook({ ...base, ...change })).toBe(reason);
 	});
 });
+
+describe('signature texts that are almost right are refused', () => {
+	const base64 = order.base64; // padded, 44 characters
+	const matches = (header: string, rawBody = body) => signatureMatches([secret], ts, rawBody, header);
+
+	test.each([
+		['junk before a base64 signature', `!!${base64}`],
+		['junk after a base64 signature', `${base64}!!`],
+		['a stray character inside a base64 signature', `${base64.slice(0, 20)}.${base64.slice(20)}`],
+	])('%s', (_, header) => {
+		expect(matches(base64)).toBe(true);
+		expect(matches(header)).toBe(false);
+	});
+
+	test('base64url (with - and _, unpadded) verifies like base64', () => {
+		// A body whose digest's base64 holds both + and /, so base64url changes it.
+		let n = 0;
+		let digest = computeWebhookSignature(secret, ts, Buffer.from(`{"n":${n}}`));
+		while (!/\+/.test(digest.toString('base64')) || !/\//.test(digest.toString('base64'))) {
+			digest = computeWebhookSignature(secret, ts, Buffer.from(`{"n":${++n}}`));
+		}
+		const url = digest.toString('base64url');
+		expect(url).toMatch(/-/);
+		expect(url).toMatch(/_/);
+		expect(matches(url, Buffer.from(`{"n":${n}}`))).toBe(true);
+		expect(matches(`v1=${url}`, Buffer.from(`{"n":${n}}`))).toBe(true);
+	});
+
+	test('a timestamp header with white space around it is read and verified as its digits', () => {
+		expect(checkWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader: ` ${ts} `, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 })).toBeUndefined();
+	});
+});

@@ -5,6 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { toWholeNumber } from '../helpers/values';
 import { DEFAULT_CONCURRENCY, DEFAULT_GIVE_UP_AFTER_SEC, type RunOptions } from '../transport/runPolicy';
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 export const giveUpAfterOption: INodeProperties = {
 	displayName: 'Give Up After (Seconds)',
 	name: 'giveUpAfter',
@@ -14,7 +15,9 @@ export const giveUpAfterOption: INodeProperties = {
 	description:
 		'While requests of this run keep succeeding, a request that fails for a passing reason (rate limit, 502/503/504, time-out, dropped connection) is retried, however often. The run gives up only when no request has succeeded for this long.',
 };
+// Stryker restore all
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 export const concurrencyOption: INodeProperties = {
 	displayName: 'Concurrency',
 	name: 'concurrency',
@@ -24,9 +27,11 @@ export const concurrencyOption: INodeProperties = {
 	description:
 		'The most requests of this run in flight at the same time. Under a rate limit you need not lower it: the node paces its requests to the rate the API accepts and speeds up again on its own. Results keep the order of the input rows.',
 };
+// Stryker restore all
 
 /** An Options collection holding the given options (sorted by name, as n8n lists them). */
 export function optionsCollection(...options: INodeProperties[]): INodeProperties {
+	// Stryker disable next-line all: n8n UI description (the Options collection's label and placeholder)
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }
 

@@ -5,6 +5,7 @@ import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Order Item ID',
@@ -19,6 +20,7 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(giveUpAfterOption),
 ];
+// Stryker restore all
 
 const displayOptions = { show: { resource: ['order'], operation: ['get'] } };
 

@@ -8,6 +8,7 @@ import { giveUpAfterOption, optionsCollection } from '../runOptions';
 /** The API's maximum page size: Return All asks for full pages. */
 const MAX_PAGE_SIZE = 100;
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -73,6 +74,7 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(giveUpAfterOption),
 ];
+// Stryker restore all
 
 const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
 

@@ -19,6 +19,7 @@ import { stockColumns, type IdentifyBy, type StockColumn } from './columns';
  */
 const ROWS_IN_PROGRESS = 256;
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 /** Version 1: a parameter per field, mapped with an expression per row. */
 const v1Properties: INodeProperties[] = [
 	{
@@ -179,6 +180,7 @@ const properties: INodeProperties[] = [
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
 	optionsCollection(concurrencyOption, giveUpAfterOption),
 ];
+// Stryker restore all
 
 const displayOptions = { show: { resource: ['stock'], operation: ['update'] } };
 

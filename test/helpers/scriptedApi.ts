@@ -1,0 +1,60 @@
+// A loopback HTTP server that plays back scripted answers, for answers the sandbox never gives
+// (a 500 or 501, a Retry-After on a 503, a success without the envelope, a request left unanswered,
+// no Date header).
+// It records each request as it arrived: when, the target, the headers and the raw body.
+import http from 'node:http';
+
+export interface Answer {
+	status: number;
+	headers?: Record<string, string>;
+	/** A string is sent as is; anything else as JSON. */
+	body?: unknown;
+	/** Accept the request and never answer it. */
+	hang?: boolean;
+}
+
+export interface ScriptedRequest {
+	at: number;
+	method: string;
+	url: string;
+	headers: http.IncomingHttpHeaders;
+	rawBody: string;
+}
+
+export interface ScriptedApi {
+	/** The credential's Base URL: http://127.0.0.1:PORT/api/partner/v1 */
+	baseUrl: string;
+	requests: ScriptedRequest[];
+	close(): Promise<void>;
+}
+
+export const ok = (data: unknown): Answer => ({ status: 200, body: { ok: true, data } });
+
+/** Answers the n-th request with `answers[n]`; once they are used up, with the last one. */
+export async function startScriptedApi(answers: Answer[]): Promise<ScriptedApi> {
+	const requests: ScriptedRequest[] = [];
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const at = Date.now();
+			requests.push({ at, method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
+			const answer = answers[Math.min(requests.length, answers.length) - 1];
+			if (answer.hang) return;
+			res.sendDate = false; // a Date header only where the script gives one
+			const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? '');
+			res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		baseUrl: `http://127.0.0.1:${port}/api/partner/v1`,
+		requests,
+		close: () =>
+			new Promise((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}

@@ -1,0 +1,16 @@
+// The jest configuration Stryker runs (stryker.config.mjs): the project's unit suites minus
+// test/package, whose build and lock-file checks reach no mutated code; and a sequencer that runs
+// only the test files holding a mutant's covering tests, fastest first (sequencer.js), and stops a
+// mutant's run at its first failing test (bail-environment.js).
+const base = require('../../jest.config.js');
+
+/** @type {import('jest').Config} */
+module.exports = {
+	...base,
+	rootDir: '../..',
+	roots: ['<rootDir>/test/node', '<rootDir>/test/trigger', '<rootDir>/test/sandbox'],
+	testSequencer: '<rootDir>/test/mutation/sequencer.js',
+	// An absolute path: Stryker loads the environment itself, without resolving <rootDir>.
+	testEnvironment: require('node:path').join(__dirname, 'bail-environment.js'),
+	setupFilesAfterEnv: ['<rootDir>/test/mutation/record-tests.js'],
+};

@@ -1,0 +1,144 @@
+// Which answers the node retries, how long it waits, and what counts as a success: answers the
+// sandbox never gives, played back by a scripted API over loopback, through n8n's engine.
+import { createHmac } from 'node:crypto';
+import { credentialsFor, runNode } from '../helpers/n8n';
+import { ok, startScriptedApi, type Answer, type ScriptedApi } from '../helpers/scriptedApi';
+
+const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted_secret', webhookSecret: '' };
+const ping = { resource: 'connection', operation: 'ping' };
+const refusal = (status: number, code: string, message = 'No.'): Answer => ({ status, body: { ok: false, error: { code, message } } });
+
+describe('the transport against answers the sandbox never gives', () => {
+	let api: ScriptedApi | undefined;
+	afterEach(async () => {
+		await api?.close();
+		api = undefined;
+	});
+
+	async function pingWith(answers: Answer[], options: Record<string, unknown> = {}) {
+		api = await startScriptedApi(answers);
+		const started = Date.now();
+		const run = await runNode({ parameters: { ...ping, options }, credentials: credentialsFor(api.baseUrl, app) });
+		return { ...run, requests: api.requests, elapsed: Date.now() - started };
+	}
+
+	test.each([
+		[500, 'internal_error'],
+		[501, 'not_implemented'],
+		[400, 'invalid_parameter'],
+		[404, 'endpoint_not_found'],
+	])('HTTP %i fails at once: one request, the error carries the status', async (status, code) => {
+		const { error, requests } = await pingWith([refusal(status, code), ok({ pong: true })]);
+		expect(requests).toHaveLength(1);
+		expect(error?.httpCode).toBe(String(status));
+		expect(error?.description).toContain(`API code: ${code}.`);
+	});
+
+	test.each([502, 503, 504])('HTTP %i is retried, and the answer after it is the result', async (status) => {
+		const { items, error, requests } = await pingWith([refusal(status, 'service_unavailable'), ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ pong: true }]);
+		expect(requests).toHaveLength(2);
+		// Each attempt is signed afresh: a retry never re-sends a signature.
+		expect(requests[1].headers['x-svc-signature']).not.toBe(requests[0].headers['x-svc-signature']);
+	});
+
+	test('a 429 waits exactly as long as its Retry-After says, not the backoff', async () => {
+		const { error, requests } = await pingWith([{ ...refusal(429, 'rate_limited'), headers: { 'retry-after': '2' } }, ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		const waited = requests[1].at - requests[0].at;
+		// The first backoff is at most 0.25 s: only Retry-After explains 2 s.
+		expect(waited).toBeGreaterThanOrEqual(1950);
+		expect(waited).toBeLessThan(3000);
+	});
+
+	test('a 503 with Retry-After as an HTTP date waits until that moment', async () => {
+		const until = new Date(Date.now() + 3000);
+		const { error, requests } = await pingWith([
+			{ ...refusal(503, 'service_unavailable'), headers: { 'retry-after': until.toUTCString() } },
+			ok({ pong: true }),
+		]);
+		expect(error).toBeUndefined();
+		// HTTP dates have whole seconds: the moment is 2 to 3 s after the first request.
+		expect(requests[1].at).toBeGreaterThanOrEqual(Math.floor(until.getTime() / 1000) * 1000 - 50);
+		expect(requests[1].at - requests[0].at).toBeLessThan(3500);
+	});
+
+	test('a Retry-After on a 502 is not the API asking for a pause: the backoff applies', async () => {
+		const { error, requests } = await pingWith([{ ...refusal(502, 'bad_gateway'), headers: { 'retry-after': '5' } }, ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		expect(requests[1].at - requests[0].at).toBeLessThan(1500);
+	});
+
+	test.each([
+		['an unreadable Retry-After', 'soon'],
+		['an empty Retry-After', ''],
+	])('a 429 with %s falls back to the backoff', async (_, value) => {
+		const { error, requests } = await pingWith([{ ...refusal(429, 'rate_limited'), headers: { 'retry-after': value } }, ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		expect(requests[1].at - requests[0].at).toBeLessThan(1500);
+	});
+
+	test.each([
+		['no envelope', { pong: true }],
+		['ok false without an error', { ok: false }],
+		['ok as text', { ok: 'true', data: { pong: true } }],
+		['no data', { ok: true }],
+		['data that is not an object', { ok: true, data: 'pong' }],
+		['a body that is not JSON', '<html>maintenance</html>'],
+	])('a 200 with %s is an error, not a result, and is not retried', async (_, body) => {
+		const { items, error, requests } = await pingWith([{ status: 200, body }, ok({ pong: true })]);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('The Partner API answered HTTP 200 with a body it does not normally send');
+		expect(error?.httpCode).toBe('200');
+		expect(requests).toHaveLength(1);
+	});
+
+	test('a 200 envelope with ok false and an error code is that error', async () => {
+		const { error, requests } = await pingWith([{ status: 200, body: { ok: false, error: { code: 'client_inactive', message: 'Off.' } } }]);
+		expect(error?.message).toBe('This partner application is deactivated');
+		expect(requests).toHaveLength(1);
+	});
+
+	test('expired_timestamp with the server time in Date: retried once, signed for the server clock', async () => {
+		const serverNow = Date.now() + 3_600_000;
+		const date = new Date(serverNow).toUTCString();
+		const { items, error, requests } = await pingWith([
+			{ ...refusal(401, 'expired_timestamp'), headers: { date } },
+			{ ...refusal(401, 'expired_timestamp'), headers: { date } },
+			ok({ pong: true }),
+		]);
+		// One correction only: a second expired_timestamp is the answer.
+		expect(items).toEqual([]);
+		expect(error?.message).toBe("The Partner API refused the request's timestamp as too old or too far ahead");
+		expect(requests).toHaveLength(2);
+		const [first, second] = requests.map((r) => Number(r.headers['x-svc-timestamp']));
+		// Within the minute a repeated request may be backdated by (requestSigner.ts).
+		expect(Math.abs(first - Date.now() / 1000)).toBeLessThan(70);
+		expect(Math.abs(second - serverNow / 1000)).toBeLessThan(70);
+		// The corrected timestamp is the one signed.
+		const expected = createHmac('sha256', app.clientSecret).update(`GET\n/ping.php\n${second}\n`).digest('hex');
+		expect(requests[1].headers['x-svc-signature']).toBe(expected);
+	});
+
+	test('expired_timestamp without a Date header fails at once: there is no clock to correct to', async () => {
+		const { error, requests } = await pingWith([refusal(401, 'expired_timestamp'), ok({ pong: true })]);
+		expect(error?.message).toBe("The Partner API refused the request's timestamp as too old or too far ahead");
+		expect(requests).toHaveLength(1);
+	});
+
+	test('another 401 is not a clock problem: no retry, even with a Date header', async () => {
+		const { error, requests } = await pingWith([{ ...refusal(401, 'invalid_signature'), headers: { date: new Date(Date.now() + 3_600_000).toUTCString() } }, ok({ pong: true })]);
+		expect(error?.message).toBe('The Partner API could not verify the request signature');
+		expect(requests).toHaveLength(1);
+	});
+
+	test('an API that accepts the request and never answers: the run times out within Give Up After and says so', async () => {
+		const { error, requests, elapsed } = await pingWith([{ status: 200, hang: true }], { giveUpAfter: 1 });
+		expect(error?.message).toBe('Could not reach the Partner API: the request timed out');
+		expect(error?.description).toMatch(/^Tried 1 time \(last error: [^)]+\)\. Check the credential's Base URL \(http:\/\/127\.0\.0\.1:\d+\/api\/partner\/v1\)/);
+		expect(error?.description).toMatch(/Nothing in this run succeeded for 1 s/);
+		expect(requests).toHaveLength(1);
+		expect(elapsed).toBeLessThan(5000);
+	});
+});
