@@ -15,8 +15,8 @@ describe('seenBefore', () => {
 
 	test('an id recorded exactly 24 hours ago is forgotten when a new one is recorded', () => {
 		const state: IDataObject = {};
-		seenBefore(state, 'whd_old', t0);
-		seenBefore(state, 'whd_new', t0 + 24 * HOUR);
+		seenBefore([state], 'whd_old', t0);
+		seenBefore([state], 'whd_new', t0 + 24 * HOUR);
 		expect((state.deliveries as Array<[string, number]>).map(([id]) => id)).toEqual(['whd_new']);
 	});
 
