@@ -28,6 +28,19 @@ describe('sandbox fault injection', () => {
 		expect(r1.json.error.code).toBe('rate_limited');
 	});
 
+	test('GET /_sandbox/stats counts requests by endpoint and status, newest in recent; POST /stats/reset clears them', async () => {
+		await sb.control('POST', '/stats/reset');
+		await a.get('/ping.php');
+		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 1 });
+		await a.get('/ping.php');
+		await a.get('/orders.php?limit=1');
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byEndpoint).toEqual({ 'GET /ping.php 200': 1, 'GET /ping.php 429': 1, 'GET /orders.php 200': 1 });
+		expect(stats.recent).toHaveLength(3);
+		expect((await sb.control('POST', '/stats/reset')).byEndpoint).toEqual({});
+		expect((await sb.control('GET', '/stats')).recent).toEqual([]);
+	});
+
 	test('next5xx answers with the configured server error status', async () => {
 		await sb.control('POST', '/faults', { next5xx: 1, status5xx: 502 });
 		const res = await a.get('/ping.php');
