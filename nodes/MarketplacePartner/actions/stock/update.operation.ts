@@ -196,9 +196,14 @@ interface Row {
 
 type RowReader = (item: INodeExecutionData, itemIndex: number) => Row;
 
-const v1Labels: Record<string, string> = { product_id: 'Product ID', stock: 'Stock', variant_combination_id: 'Variant Combination ID', external_ref: 'External Reference' };
+/** How errors name each field when its value does not come from a column: by its display name. */
+function labelsOf(columns: StockColumn[]): Row['label'] {
+	const labels = Object.fromEntries(columns.map((c) => [c.id, c.displayName]));
+	return (id) => labels[id];
+}
 
 function v1Rows(context: IExecuteFunctions): RowReader {
+	const label = labelsOf(stockColumns('productId'));
 	const productId = parameterReader<NodeParameterValueType>(context, 'productId', '');
 	const stock = parameterReader<NodeParameterValueType>(context, 'stock', '');
 	const additionalFields = parameterReader<IDataObject>(context, 'additionalFields', {});
@@ -206,7 +211,7 @@ function v1Rows(context: IExecuteFunctions): RowReader {
 		const fields = additionalFields(i);
 		return {
 			values: { product_id: productId(i), stock: stock(i), variant_combination_id: fields.variantCombinationId, external_ref: fields.externalRef },
-			label: (id) => v1Labels[id],
+			label,
 		};
 	};
 }
@@ -214,8 +219,8 @@ function v1Rows(context: IExecuteFunctions): RowReader {
 /** "Map Each Column Manually": the resource mapper's values, evaluated per row only where they hold an expression. */
 function mappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
 	const value = parameterReader<IDataObject>(context, 'columns.value', {});
-	const labels = Object.fromEntries(columns.map((c) => [c.id, c.displayName]));
-	return (_, i) => ({ values: value(i) ?? {}, label: (id) => labels[id] });
+	const label = labelsOf(columns);
+	return (_, i) => ({ values: value(i) ?? {}, label });
 }
 
 /** "Map Automatically": each field from its column of the item, found once per header, no expression. */
