@@ -1,6 +1,9 @@
 // The jest configuration Stryker runs (stryker.config.mjs): the project's unit suites minus
-// test/package, whose build and lock-file checks reach no mutated code; and a sequencer that runs
-// only the test files holding a mutant's covering tests, fastest first (sequencer.js), and stops a
+// test/package, whose build and lock-file checks reach no mutated code, and minus the two soak
+// suites (thousands of requests under faults, minutes each: faultMix 3.5 min, exactlyOnce 48 s),
+// which would set every covered mutant's time-out to minutes (what they check, the focused suites
+// reliability, rateLimit and ordersTrigger check on small inputs); and a sequencer that runs only
+// the test files holding a mutant's covering tests, fastest first (sequencer.js), and stops a
 // mutant's run at its first failing test (bail-environment.js).
 const base = require('../../jest.config.js');
 
@@ -9,6 +12,7 @@ module.exports = {
 	...base,
 	rootDir: '../..',
 	roots: ['<rootDir>/test/node', '<rootDir>/test/trigger', '<rootDir>/test/sandbox'],
+	testPathIgnorePatterns: ['/node_modules/', 'faultMix\\.test\\.ts$', 'exactlyOnce\\.test\\.ts$'],
 	testSequencer: '<rootDir>/test/mutation/sequencer.js',
 	// An absolute path: Stryker loads the environment itself, without resolving <rootDir>.
 	testEnvironment: require('node:path').join(__dirname, 'bail-environment.js'),
