@@ -43,7 +43,9 @@ export default {
 	incremental: true,
 	incrementalFile: 'test/mutation/stryker-incremental.json',
 	ignorePatterns: ['.state', 'dist', 'docs', 'coverage', 'reports', 'bench/results'],
-	reporters: ['clear-text', 'progress', 'html', 'json'],
+	// live-survivors.mjs: survivors as they are found (reports/mutation/survivors.jsonl).
+	appendPlugins: ['./test/mutation/live-survivors.mjs'],
+	reporters: ['clear-text', 'progress', 'html', 'json', 'live-survivors'],
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	thresholds: { high: 95, low: 90, break: 90 },
