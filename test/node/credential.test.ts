@@ -107,4 +107,32 @@ describe('credential test (/ping.php)', () => {
 			message: 'The API refused the credentials (HTTP 403, ip_not_allowed). Check Client ID, Client Secret and Header Prefix.',
 		});
 	});
+
+	test('a refusal without an API code names the HTTP status alone', async () => {
+		const other = await startReceiver((_, res) => {
+			res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false }));
+		});
+		const result = await testCredential(credentialsFor(other.url.replace('/hook', '/api/partner/v1'), sb.apps['seller-a-full']));
+		await other.close();
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The API refused the credentials (HTTP 401). Check Client ID, Client Secret and Header Prefix.',
+		});
+	});
+
+	test('a credential saved before Header Prefix existed (no such field) signs with X-SVC-', async () => {
+		const { headerPrefix, ...saved } = credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
+		expect(headerPrefix).toBe('X-SVC-');
+		expect(await testCredential(saved)).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	test.each([
+		['clientId', 'The credential has no Client ID. Paste the Client ID the operator issued.'],
+		['clientSecret', 'The credential has no Client Secret. Paste the Client Secret the operator issued.'],
+	])('a credential without %s says which field to fill, before sending anything', async (field, message) => {
+		await sb.control('POST', '/stats/reset');
+		const { [field]: _missing, ...saved } = credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
+		expect(await testCredential(saved)).toEqual({ status: 'Error', message });
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
 });

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { apiErrorFromResponse, API_ERRORS, explainBySku, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
+import { apiErrorFromResponse, API_ERRORS, describeNetworkError, explainBySku, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
 
 const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 
@@ -80,5 +80,23 @@ describe('answers to a request by SKU', () => {
 		expect(missing.description).toMatch(/^API code: product_not_found\. The API said: Product with SKU "X" was not found\. Check the SKU/);
 		expect(missing.description).not.toMatch(/Product ID/);
 		expect(bySku(403, { error: { code: 'forbidden_product' } }).message).toBe('The SKU belongs to another seller');
+	});
+});
+
+describe('network errors in words', () => {
+	test.each([
+		['ECONNREFUSED', 'the connection was refused'],
+		['ETIMEDOUT', 'the request timed out'],
+		['ECONNABORTED', 'the request timed out'],
+		['timeout of 1000ms exceeded', 'the request timed out'],
+		['ENOTFOUND', 'the host name could not be resolved'],
+		['EAI_AGAIN', 'the host name could not be resolved'],
+		['CERT_HAS_EXPIRED', 'the TLS certificate was not accepted'],
+		['DEPTH_ZERO_SELF_SIGNED_CERT', 'the TLS certificate was not accepted'],
+		['ERR_SSL_WRONG_VERSION_NUMBER', 'the TLS certificate was not accepted'],
+		['ECONNRESET', 'the connection was closed before an answer came'],
+		['EPIPE', 'the connection was closed before an answer came'],
+	])('%s: %s', (code, words) => {
+		expect(describeNetworkError(code)).toBe(words);
 	});
 });

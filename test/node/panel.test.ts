@@ -72,4 +72,24 @@ describe('defaults and limits of the panels', () => {
 		expect(field('orderItemId', 'get').typeOptions?.minValue).toBe(1);
 		expect(option('additionalFields', 'variantCombinationId', 'update').typeOptions?.minValue).toBe(1);
 	});
+
+	test.each([
+		[{ concurrency: 'eight' }, 'Concurrency must be a whole number, but got "eight".'],
+		[{ concurrency: 0 }, 'Concurrency must be 1 or more, but got 0.'],
+		[{ giveUpAfter: 0 }, 'Give Up After must be 1 or more, but got 0.'],
+	])('Options %j is an error that names the option, and nothing is sent', async (options, message) => {
+		await sb.control('POST', '/stats/reset');
+		const { error } = await runNode({
+			parameters: { resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData', value: null }, options },
+			items: [{ product_id: simple.product_id, stock: 3 }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe(message);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
+
+	test('an operation this version does not have (a workflow from a newer version) is named in the error', async () => {
+		const { error } = await runNode({ parameters: { resource: 'order', operation: 'cancel' }, credentials: credentials() });
+		expect(error?.message).toBe('The operation "cancel" of "order" is not supported');
+	});
 });

@@ -99,6 +99,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			[{ stock: 'Qty' }, { product_id: 1, stock: 1 }, 'The column "Qty" named for Stock under Column Names is not in this item. The item\'s columns: "product_id", "stock".'],
 			[{}, { product_id: 1, 'Product ID': 2, stock: 1 }, null],
 			[{}, { 'Product ID': 1, productId: 2, stock: 1 }, 'The columns "Product ID" and "productId" all read as product_id; keep one of them, or name the one to use under Column Names.'],
+			[{}, {}, 'This item has no Product ID column: looked for "product_id" or a header such as "Product ID". If your data calls it otherwise, name that column under Column Names › Product ID Column. The item\'s columns: none.'],
 		])('with Column Names %j, the row %j is refused: %s', async (columnNames, row, message) => {
 			const { error } = await run({ ...auto, columnNames }, [row]);
 			if (message === null) {

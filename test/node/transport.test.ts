@@ -141,4 +141,39 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(requests).toHaveLength(1);
 		expect(elapsed).toBeLessThan(5000);
 	});
+
+	test('a refusal with a message but no code names the HTTP status and quotes the message', async () => {
+		const { error } = await pingWith([{ status: 409, body: { ok: false, error: { message: 'Try later.' } } }]);
+		expect(error?.message).toBe('The Partner API refused the request (HTTP 409)');
+		expect(error?.description).toBe('The API said: Try later.');
+	});
+
+	test('an empty answer says so; a long page is quoted up to 300 characters, flattened', async () => {
+		const empty = await pingWith([{ status: 418, body: '' }]);
+		expect(empty.error?.message).toBe('The Partner API answered HTTP 418 with a body it does not normally send');
+		expect(empty.error?.description).toBe("Check the credential's Base URL. Response started with: (empty)");
+		await api?.close();
+		const page = `<html>\n  <body>${'x'.repeat(400)}</body>\n</html>`;
+		const long = await pingWith([{ status: 418, body: page }]);
+		const flat = page.replace(/\s+/g, ' ');
+		expect(long.error?.description).toBe(`Check the credential's Base URL. Response started with: ${flat.slice(0, 300)}…`);
+		await api?.close();
+		const short = await pingWith([{ status: 418, body: '<p>\n short </p>' }]);
+		expect(short.error?.description).toBe("Check the credential's Base URL. Response started with: <p> short </p>");
+	});
+
+	test('a 503 without an API code, until Give Up After: the error names the status alone', async () => {
+		const { error } = await pingWith([{ status: 503, body: '' }], { giveUpAfter: 1 });
+		expect(error?.message).toBe('The Partner API answered HTTP 503 with a body it does not normally send');
+		expect(error?.description).toMatch(/the last attempt got HTTP 503\.$/);
+	});
+
+	test('a credential without a Client ID fails the item with what to fill, and nothing is sent', async () => {
+		api = await startScriptedApi([ok({ pong: true })]);
+		const { clientId, ...credentials } = credentialsFor(api.baseUrl, app);
+		expect(clientId).toBe(app.clientId);
+		const { error } = await runNode({ parameters: ping, credentials });
+		expect(error?.message).toBe('The credential has no Client ID. Paste the Client ID the operator issued.');
+		expect(api.requests).toHaveLength(0);
+	});
 });

@@ -52,6 +52,18 @@ describe('toApiDateTime', () => {
 	});
 });
 
+describe('toApiDateTime: what the error quotes', () => {
+	test.each([null, undefined])('%j is quoted as an empty value', (value) => {
+		expect(() => toApiDateTime(value, 'Start From')).toThrow(
+			new Error('Start From must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "".'),
+		);
+	});
+
+	test('a date with a zone that no calendar has is refused with the value as given', () => {
+		expect(() => toApiDateTime(' 2026-13-01T10:00:00Z ', 'Start From')).toThrow(new Error('Start From is not a valid date: "2026-13-01T10:00:00Z".'));
+	});
+});
+
 describe('toSku: SKUs from a sheet', () => {
 	test.each([
 		['SKU-A-70001', 'SKU-A-70001'],

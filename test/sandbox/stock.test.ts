@@ -98,6 +98,25 @@ describe('sandbox stock update', () => {
 		expect(await sb.control('GET', `/products/${productB.product_id}`)).toEqual(before);
 	});
 
+	test.each([
+		['a stock over 1,000,000,000', { stock: 1_000_000_001 }, 'stock', 'stock must not exceed 1000000000.'],
+		['variant_combination_id 0', { stock: 1, variant_combination_id: 0 }, 'variant_combination_id', 'variant_combination_id must be a positive integer or null.'],
+		['a negative variant_combination_id', { stock: 1, variant_combination_id: -3 }, 'variant_combination_id', 'variant_combination_id must be a positive integer or null.'],
+		['a fractional variant_combination_id', { stock: 1, variant_combination_id: 2.5 }, 'variant_combination_id', 'variant_combination_id must be a positive integer or null.'],
+		['a string variant_combination_id', { stock: 1, variant_combination_id: '7' }, 'variant_combination_id', 'variant_combination_id must be a positive integer or null.'],
+	])('%s is invalid_field with a message naming the limit; the stock is unchanged', async (_, fields, field, message) => {
+		const before = (await sb.control('GET', `/products/${variantA.product_id}`)).variants;
+		const res = await a.post('/stock_update.php', { product_id: variantA.product_id, ...fields });
+		expect(res.status).toBe(400);
+		expect(res.json).toEqual({ ok: false, error: { code: 'invalid_field', message, field } });
+		expect((await sb.control('GET', `/products/${variantA.product_id}`)).variants).toEqual(before);
+	});
+
+	test('the largest stock accepted is 1,000,000,000', async () => {
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1_000_000_000 });
+		expect(res.json.data.new_stock).toBe(1_000_000_000);
+	});
+
 	test('a body over 64 KiB is refused with 413', async () => {
 		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1, external_ref: 'x'.repeat(70_000) });
 		expect(res.status).toBe(413);
