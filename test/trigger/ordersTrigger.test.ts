@@ -202,6 +202,53 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(keys().map((k) => Number(k.split(':')[0]))).toEqual([latest]);
 		expect(old).not.toContain(latest);
 	});
+
+	describe('a list that moves while a poll pages (newest first: a change moves an entry to page one)', () => {
+		beforeEach(() => sb.control('POST', '/list-order', { order: 'updated_at_desc' }));
+
+		test('the move is noticed and the window read again; every state comes out once', async () => {
+			const h = harness();
+			await h.activate();
+			await change({ newOrders: 150 }); // two pages
+			await sb.control('POST', '/stats/reset');
+			await sb.control('POST', '/churn', { clientId: app().clientId, pages: [{ statusChanges: 3 }] });
+			const { items, error } = await h.poll();
+			expect(error).toBeUndefined();
+			// Two pages, the move seen on the second, then the window again (two pages).
+			expect(await listRequests()).toBe(4);
+			expect(items!.map(strip).sort(byKey)).toEqual(latestStates(await changes()).sort(byKey));
+			expect((await h.poll()).items).toBeNull();
+		});
+
+		test('a list that keeps moving for four reads: the window is kept and read again by the next poll, nothing lost or repeated', async () => {
+			const h = harness();
+			await h.activate();
+			const since = h.state.since;
+			await change({ newOrders: 150 });
+			await sb.control('POST', '/churn', { clientId: app().clientId, pages: Array(8).fill({ statusChanges: 2 }) });
+			await sb.control('POST', '/stats/reset');
+			const moving = await h.poll();
+			expect(moving.error).toBeUndefined();
+			expect(await listRequests()).toBe(8); // four reads of two pages, each moved on its second
+			expect(h.state.since).toBe(since); // not settled: the window's start is kept
+			const calm = await h.poll();
+			const emitted = [...(moving.items ?? []), ...(calm.items ?? [])].map(strip);
+			const texts = emitted.map((e) => JSON.stringify(e));
+			expect(new Set(texts).size).toBe(texts.length);
+			expect(emitted).toEqual(expect.arrayContaining(latestStates(await changes())));
+		});
+	});
+
+	test.each([
+		[{ events: [] }, {}, 'Choose at least one event under Events.'],
+		[{}, { startFrom: 'last monday' }, 'Start From must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "last monday".'],
+		[{}, { includeDetail: true, detailConcurrency: 'five' }, 'Detail Concurrency must be a whole number, but got "five".'],
+	])('parameters %j, options %j: the poll fails with what to fix', async (parameters, options, message) => {
+		const h = harness(parameters, options);
+		const first = await h.activate();
+		const outcome = first.error ? first : (await change({ newOrders: 1 }), await h.poll());
+		expect(outcome.error?.message).toBe(message);
+	});
 });
 
 const copy = (value: IDataObject): IDataObject => JSON.parse(JSON.stringify(value));
