@@ -24,6 +24,11 @@ describe('toWholeNumber: spreadsheet values', () => {
 		expect(() => toWholeNumber(value, 'Stock')).toThrow(message);
 	});
 
+	test('under the minimum: the message gives the reason only where one is given', () => {
+		expect(() => toWholeNumber('-1', 'Overlap (Seconds)')).toThrow(new Error('Overlap (Seconds) must be 0 or more, but got -1.'));
+		expect(() => toWholeNumber(-2, 'Stock', { why: 'stock cannot be negative' })).toThrow(new Error('Stock must be 0 or more, but got -2 (stock cannot be negative).'));
+	});
+
 	test('optional empty values are undefined', () => {
 		expect(toWholeNumber('', 'Variant', { optional: true })).toBeUndefined();
 		expect(toWholeNumber(undefined, 'Variant', { optional: true })).toBeUndefined();

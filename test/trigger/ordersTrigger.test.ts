@@ -203,6 +203,91 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(old).not.toContain(latest);
 	});
 
+	test('a Status with spaces around it filters like the status itself', async () => {
+		const h = harness({}, { status: '  shipped ' });
+		await h.activate();
+		const { orderItemIds: [shipped, other] } = await change({ newOrders: 2 });
+		await sb.control('POST', `/orders/${shipped}/status`, { status: 'shipped' });
+		const { items } = await h.poll();
+		expect(items!.map((i) => [i.order_item_id, i.status])).toEqual([[shipped, 'shipped']]);
+		expect(other).not.toBe(shipped);
+	});
+
+	test('changes come out oldest first, ties by order item id, whatever order the list has', async () => {
+		await sb.control('POST', '/list-order', { order: 'updated_at_desc' });
+		const h = harness();
+		await h.activate();
+		await change({ newOrders: 3 });
+		await new Promise((r) => setTimeout(r, 1100)); // a later second
+		await change({ statusChanges: 3 });
+		const { items } = await h.poll();
+		const order = items!.map((i) => [String(i.updated_at), Number(i.order_item_id)] as const);
+		expect(order.length).toBeGreaterThanOrEqual(4);
+		const sorted = [...order].sort((a, b) => a[0].localeCompare(b[0]) || a[1] - b[1]);
+		expect(order).toEqual(sorted);
+		expect(new Set(order.map(([at]) => at)).size).toBeGreaterThan(1);
+	});
+
+	test('without Include Order Detail no detail is read', async () => {
+		const h = harness({}, { detailConcurrency: '' });
+		await h.activate();
+		await change({ newOrders: 2 });
+		await sb.control('POST', '/stats/reset');
+		const { items } = await h.poll();
+		expect(items).toHaveLength(2);
+		for (const item of items!) expect(item).not.toHaveProperty('detail');
+		expect((await sb.control('GET', '/stats')).byEndpoint['GET /order_detail.php 200']).toBeUndefined();
+	});
+
+	test('Include Order Detail with Detail Concurrency left empty reads five at a time', async () => {
+		const h = harness({}, { includeDetail: true, detailConcurrency: '' });
+		await h.activate();
+		await change({ newOrders: 12 });
+		await sb.control('POST', '/faults', { latencyMs: 30 });
+		await sb.control('POST', '/stats/reset');
+		const { items } = await h.poll();
+		await sb.control('POST', '/faults/reset');
+		expect(items!.every((i) => typeof i.detail === 'object')).toBe(true);
+		expect((await sb.control('GET', '/stats')).maxInFlight).toBe(5);
+	});
+
+	test('a poll that starts while the previous one still runs reads nothing and emits nothing twice', async () => {
+		const h = harness();
+		await h.activate();
+		await change({ newOrders: 3 });
+		await sb.control('POST', '/faults', { latencyMs: 300 });
+		await sb.control('POST', '/stats/reset');
+		const first = h.poll();
+		await new Promise((r) => setTimeout(r, 100));
+		await h.poll();
+		await first;
+		await sb.control('POST', '/faults/reset');
+		expect(h.emitted).toHaveLength(3);
+		expect((await sb.control('GET', '/stats')).byEndpoint['GET /orders.php 200']).toBe(1);
+	});
+
+	test('manual mode with no change in the last hour looks further back for a sample', async () => {
+		const orders: Array<{ order_item_id: number; updated_ms: number }> = sb.raw.state.ordersBySeller.get(app().sellerId);
+		expect(Date.now() - Math.max(...orders.map((o) => o.updated_ms))).toBeGreaterThan(30 * 86_400_000);
+		const sample = await harness().manual();
+		expect(sample).toHaveLength(1);
+		const seeded = orders.find((o) => o.order_item_id === sample![0].order_item_id)!;
+		expect(Date.now() - seeded.updated_ms).toBeLessThan(365 * 86_400_000);
+		expect(sample![0].event).toBe(sample![0].created_at === sample![0].updated_at ? 'order.created' : 'order.updated');
+	});
+
+	test('manual mode samples the newest change of an event asked for, and honours Status', async () => {
+		const { orderItemIds: [created] } = await change({ newOrders: 1 });
+		await new Promise((r) => setTimeout(r, 1100));
+		const updated = sb.raw.state.ordersBySeller.get(app().sellerId)[3].order_item_id;
+		await sb.control('POST', `/orders/${updated}/status`, { status: 'cancelled' });
+		expect((await harness({ events: ['order.created'] }).manual())!.map((i) => [i.order_item_id, i.event])).toEqual([[created, 'order.created']]);
+		expect((await harness({ events: ['order.updated'] }).manual())!.map((i) => [i.order_item_id, i.event])).toEqual([[updated, 'order.updated']]);
+		// Only cancelled orders asked for, and none of them created lately: the newest cancelled one, as it is.
+		const cancelled = await harness({ events: ['order.created'] }, { status: 'cancelled' }).manual();
+		expect(cancelled!.map((i) => [i.order_item_id, i.status, i.event])).toEqual([[updated, 'cancelled', 'order.updated']]);
+	});
+
 	describe('a list that moves while a poll pages (newest first: a change moves an entry to page one)', () => {
 		beforeEach(() => sb.control('POST', '/list-order', { order: 'updated_at_desc' }));
 
@@ -243,6 +328,8 @@ describe('Marketplace Partner Orders Trigger', () => {
 		[{ events: [] }, {}, 'Choose at least one event under Events.'],
 		[{}, { startFrom: 'last monday' }, 'Start From must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "last monday".'],
 		[{}, { includeDetail: true, detailConcurrency: 'five' }, 'Detail Concurrency must be a whole number, but got "five".'],
+		[{}, { overlapSeconds: 'a minute' }, 'Overlap (Seconds) must be a whole number, but got "a minute".'],
+		[{}, { skewSeconds: -1 }, 'Clock Skew Allowance (Seconds) must be 0 or more, but got -1.'],
 	])('parameters %j, options %j: the poll fails with what to fix', async (parameters, options, message) => {
 		const h = harness(parameters, options);
 		const first = await h.activate();

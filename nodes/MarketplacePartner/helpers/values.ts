@@ -1,11 +1,14 @@
 // Values typed by hand or mapped from a spreadsheet: "12" is 12, and anything that is not a whole
 // number gets an error that names the field and the value, before any request is sent.
 
-/** Returns the whole number, or undefined when optional and empty; throws a message otherwise. */
+/**
+ * Returns the whole number, or undefined when optional and empty; throws a message otherwise.
+ * `why` says why the minimum exists, for a value under it ("stock cannot be negative").
+ */
 export function toWholeNumber(
 	value: unknown,
 	field: string,
-	{ min = 0, optional = false }: { min?: number; optional?: boolean } = {},
+	{ min = 0, optional = false, why }: { min?: number; optional?: boolean; why?: string } = {},
 ): number | undefined {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined || text === '') {
@@ -17,7 +20,7 @@ export function toWholeNumber(
 	}
 	const number = Number(text);
 	if (number < min) {
-		throw new Error(`${field} must be ${min} or more, but got ${number}${min === 0 ? ' (stock cannot be negative)' : ''}.`);
+		throw new Error(`${field} must be ${min} or more, but got ${number}${why ? ` (${why})` : ''}.`);
 	}
 	return number;
 }

@@ -260,7 +260,7 @@ function bodyOf({ values, label }: Row, identifyBy: IdentifyBy): IDataObject {
 		identifyBy === 'sku'
 			? { sku: toSku(values.sku, label('sku')) }
 			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
-	body.stock = toWholeNumber(values.stock, label('stock'), { min: 0 });
+	body.stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' });
 	const variant = toWholeNumber(values.variant_combination_id, label('variant_combination_id'), { min: 1, optional: true });
 	if (variant !== undefined) body.variant_combination_id = variant;
 	const externalRef = values.external_ref;
