@@ -215,4 +215,13 @@ describe('Order operations in the n8n engine', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
 		expect(items.map((i) => i.json.order_item_id)).toEqual([...ordersOfA().slice(0, 2), ordersOfA()[0]].map((o) => o.order_item_id));
 	});
+
+	test('Ping answers once per input item, paired to it', async () => {
+		const { items, error } = await runNode({ parameters: { resource: 'connection', operation: 'ping' }, items: [{ row: 1 }, { row: 2 }], credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect(items.map((i) => [i.json.pong, i.pairedItem])).toEqual([
+			[true, { item: 0 }],
+			[true, { item: 1 }],
+		]);
+	});
 });

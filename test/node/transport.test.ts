@@ -176,4 +176,11 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(error?.message).toBe('The credential has no Client ID. Paste the Client ID the operator issued.');
 		expect(api.requests).toHaveLength(0);
 	});
+
+	test('a refusal of the second of two pings names item 1', async () => {
+		api = await startScriptedApi([ok({ pong: true }), refusal(403, 'client_inactive')]);
+		const { error } = await runNode({ parameters: ping, items: [{ row: 1 }, { row: 2 }], credentials: credentialsFor(api.baseUrl, app) });
+		expect(error?.message).toBe('This partner application is deactivated');
+		expect(error?.context?.itemIndex).toBe(1);
+	});
 });
