@@ -44,8 +44,10 @@ function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
   /** The list in the chosen order; `list` is ascending order_item_id, as stored. */
   function sort(list) {
     if (order === 'order_item_id') return list;
+    // Descending is the exact reverse, ties included (ORDER BY updated_at DESC, id DESC): a poller
+    // must not rely on ties coming in id order.
     const sign = order === 'updated_at_asc' ? 1 : -1;
-    return [...list].sort((a, b) => sign * (a.updated_ms - b.updated_ms) || a.order_item_id - b.order_item_id);
+    return [...list].sort((a, b) => sign * (a.updated_ms - b.updated_ms || a.order_item_id - b.order_item_id));
   }
 
   function pickOrder(state, sellerId) {

@@ -1,0 +1,85 @@
+// The Orders Trigger's memory as plain functions: what a state's key is made of, which saved data
+// counts as a state, and how datetimes are read. The poll tests show them at work against the sandbox.
+import { createHash } from 'node:crypto';
+import { changeKey, nextSince, parseApiDate, readState, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+
+const entry = {
+	order_item_id: 500001,
+	status: 'shipped',
+	updated_at: '2026-03-01 10:00:00',
+	items: [{ sku: 'SKU-A-1', quantity: 2 }, null],
+	customer: { name: 'Ada', city: null },
+};
+
+describe('changeKey: one state of one order item', () => {
+	// Keys are saved in static data: a key computed otherwise after an upgrade would emit old states again.
+	test('is the order item id and the first 16 hex digits of the SHA-256 of the state as sorted JSON', () => {
+		const sortedJson =
+			'{"customer":{"city":null,"name":"Ada"},"items":[{"quantity":2,"sku":"SKU-A-1"},null],"order_item_id":500001,"status":"shipped","updated_at":"2026-03-01 10:00:00"}';
+		// Independent of the node's code: node's own crypto over the text written out by hand.
+		const hash = createHash('sha256').update(sortedJson).digest('hex').slice(0, 16);
+		expect(changeKey(entry)).toBe(`500001:${hash}`);
+	});
+
+	test('the same state in another key order is the same key', () => {
+		const reordered = { customer: { city: null, name: 'Ada' }, updated_at: entry.updated_at, status: 'shipped', items: entry.items, order_item_id: 500001 };
+		expect(changeKey(reordered)).toBe(changeKey(entry));
+	});
+
+	test.each([
+		['a nested value', { ...entry, customer: { name: 'Ada', city: 'Köln' } }],
+		['an array element', { ...entry, items: [{ sku: 'SKU-A-1', quantity: 3 }, null] }],
+		['the array order', { ...entry, items: [null, { sku: 'SKU-A-1', quantity: 2 }] }],
+		['a status', { ...entry, status: 'delivered' }],
+		['a field missing', { order_item_id: 500001, status: 'shipped', updated_at: entry.updated_at, items: entry.items }],
+		['a value of another type', { ...entry, order_item_id: '500001' }],
+	])('%s changed is another key', (_, changed) => {
+		expect(changeKey(changed)).not.toBe(changeKey(entry));
+	});
+});
+
+describe('readState: saved static data', () => {
+	const state = { version: 1, since: '2026-03-01 10:00:00', seen: { '2026-03-01 10:00:00': ['500001:abc'] } };
+
+	test('a state written by this version is read as it is', () => {
+		expect(readState({ ...state, other: true })).toEqual(state);
+	});
+
+	test.each([
+		['nothing saved yet', {}],
+		['another version', { ...state, version: 2 }],
+		['since not a string', { ...state, since: 1700000000 }],
+		['no seen', { version: 1, since: state.since }],
+		['seen not an object', { ...state, seen: 'x' }],
+		['seen null', { ...state, seen: null }],
+	])('%s is no state: the trigger starts as on its first activation', (_, data) => {
+		expect(readState(data as never)).toBeUndefined();
+	});
+});
+
+describe('parseApiDate', () => {
+	test.each([
+		['2026-03-01 10:00:00', Date.UTC(2026, 2, 1, 10)],
+		['2026-03-01T10:00:00Z', Date.UTC(2026, 2, 1, 10)],
+	])('%s is UTC', (text, ms) => {
+		expect(parseApiDate(text)).toBe(ms);
+	});
+
+	test.each([[undefined], [null], [1772359200000], ['soon'], ['']])('%j is no date', (value) => {
+		expect(parseApiDate(value)).toBeUndefined();
+	});
+});
+
+describe('remember and nextSince', () => {
+	test('keys stay while the next window can still return them', () => {
+		const seen = { '2026-03-01 09:59:59': ['a'], '2026-03-01 10:00:00': ['b'] };
+		expect(remember(seen, [['2026-03-01 10:00:01', 'c']], '2026-03-01 10:00:00')).toEqual({ '2026-03-01 10:00:01': ['c'] });
+		// A start that is not a date forgets nothing.
+		expect(remember(seen, [], 'not a date')).toEqual(seen);
+	});
+
+	test('a current start that is not a date is moved to the computed one', () => {
+		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
+		expect(nextSince('not a date', started, undefined, { overlapSeconds: 60, skewSeconds: 0 })).toBe('2026-03-01 09:59:29');
+	});
+});
