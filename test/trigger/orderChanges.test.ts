@@ -78,6 +78,32 @@ describe('remember and nextSince', () => {
 		expect(remember(seen, [], 'not a date')).toEqual(seen);
 	});
 
+	test.each([
+		// started 10:00:30.4: whole seconds, less skew, less overlap, less one (updated_after is strict)
+		['skew and overlap from when the poll started', undefined, { overlapSeconds: 60, skewSeconds: 300 }, '2026-03-01 09:54:29'],
+		['the newest change seen, when older', Date.UTC(2026, 2, 1, 9, 58), { overlapSeconds: 60, skewSeconds: 0 }, '2026-03-01 09:56:59'],
+		['the poll start, when the newest change seen is later', Date.UTC(2026, 2, 1, 11), { overlapSeconds: 0, skewSeconds: 0 }, '2026-03-01 10:00:29'],
+	])('the next window starts from %s', (_, newest, margins, expected) => {
+		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
+		expect(nextSince('2026-03-01 09:00:00', started, newest, margins)).toBe(expected);
+	});
+
+	test('the window never moves back, and stays where it is when the computed start equals it', () => {
+		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
+		const margins = { overlapSeconds: 60, skewSeconds: 0 };
+		expect(nextSince('2026-03-01 09:59:40', started, undefined, margins)).toBe('2026-03-01 09:59:40');
+		expect(nextSince('2026-03-01 09:59:29', started, undefined, margins)).toBe('2026-03-01 09:59:29');
+		expect(nextSince('2026-03-01 09:59:28', started, undefined, margins)).toBe('2026-03-01 09:59:29');
+	});
+
+	test('a new key at the window start is forgotten at once; one after it is kept', () => {
+		const added: Array<[string, string]> = [
+			['2026-03-01 10:00:00', 'at'],
+			['2026-03-01 10:00:01', 'after'],
+		];
+		expect(remember({}, added, '2026-03-01 10:00:00')).toEqual({ '2026-03-01 10:00:01': ['after'] });
+	});
+
 	test('a current start that is not a date is moved to the computed one', () => {
 		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
 		expect(nextSince('not a date', started, undefined, { overlapSeconds: 60, skewSeconds: 0 })).toBe('2026-03-01 09:59:29');
