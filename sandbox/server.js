@@ -25,6 +25,8 @@ const DEFAULTS = {
   basePath: '/api/partner/v1',
   headerPrefix: 'X-SVC-',
   clockToleranceSec: 300,
+  // Signatures remembered (for replay detection) before those past the tolerance are forgotten.
+  seenSignatureLimit: 200_000,
   seed: 1,
   orders: 1000,
   ordersB: undefined,

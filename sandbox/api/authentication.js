@@ -59,7 +59,7 @@ function authenticate(ctx, req, signedPath, rawBody) {
 
 function rememberSignature(ctx, signature, timestamp, nowSec) {
   ctx.seenSignatures.set(signature, timestamp);
-  if (ctx.seenSignatures.size > 200_000) {
+  if (ctx.seenSignatures.size > ctx.opts.seenSignatureLimit) {
     // A signature can only be replayed while its timestamp is within the tolerance.
     for (const [sig, ts] of ctx.seenSignatures) {
       if (ts < nowSec - ctx.opts.clockToleranceSec) ctx.seenSignatures.delete(sig);

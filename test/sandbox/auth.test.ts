@@ -182,6 +182,11 @@ describe('sandbox authentication over HTTP', () => {
 		expect(two.json.error.code).toBe('replayed_signature');
 	});
 
+	test('two headers missing are both named, in the order of the spec', async () => {
+		const res = await full.get('/ping.php', { omitHeaders: ['X-SVC-SIGNATURE', 'X-SVC-CLIENT-ID'] });
+		expect(res.json.error).toEqual({ code: 'missing_auth_headers', message: 'Missing authentication headers: X-SVC-CLIENT-ID, X-SVC-SIGNATURE.' });
+	});
+
 	test('an unknown endpoint and a wrong method are answered with documented codes', async () => {
 		const unknown = await full.get('/categories.php');
 		expect(unknown.status).toBe(404);
@@ -206,6 +211,31 @@ describe('sandbox options: header prefix and clock tolerance', () => {
 		} finally {
 			await custom.close();
 			await standard.close();
+			await sb.close();
+		}
+	});
+
+	test('past its limit, the replay memory forgets signatures older than the tolerance and keeps the rest', async () => {
+		const sb = await startSandbox({ seenSignatureLimit: 2 });
+		const a = sb.apps['seller-a-full'];
+		const client = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
+		const t0 = Math.floor(Date.now() / 1000);
+		const at = async (skewSec: number, path: string) => {
+			await sb.control('POST', '/faults', { clockSkewSec: skewSec, replay: true });
+			return (await client.get(path, { timestamp: t0 + skewSec })).json.error?.code ?? 'ok';
+		};
+		try {
+			expect(await at(0, '/ping.php?n=1')).toBe('ok');
+			expect(await at(250, '/ping.php?n=2')).toBe('ok');
+			expect(await at(500, '/ping.php?n=3')).toBe('ok'); // three: the memory is pruned
+			// n=1 (t0) is older than 500 - 300 s: forgotten, so it is not a replay once the clock is back.
+			expect(await at(0, '/ping.php?n=1')).toBe('ok');
+			// n=2 (t0 + 250) was within the tolerance: still known.
+			expect(await at(250, '/ping.php?n=2')).toBe('replayed_signature');
+			// Sent again within the tolerance, it is remembered again.
+			expect(await at(0, '/ping.php?n=1')).toBe('replayed_signature');
+		} finally {
+			await client.close();
 			await sb.close();
 		}
 	});
