@@ -5,7 +5,15 @@
 // reliability, rateLimit and ordersTrigger check on small inputs); and a sequencer that runs only
 // the test files holding a mutant's covering tests, fastest first (sequencer.js), and stops a
 // mutant's run at its first failing test (bail-environment.js).
+const { mkdirSync } = require('node:fs');
+const path = require('node:path');
 const base = require('../../jest.config.js');
+
+// n8n-core's user folder inside Stryker's copy of the project, which Stryker removes after the run:
+// a test-runner process Stryker kills on a time-out never gets to global-teardown.js, whose folder
+// in the system temp folder would stay behind.
+process.env.N8N_USER_FOLDER ??= path.join(__dirname, '..', '..', '.n8n-user');
+mkdirSync(process.env.N8N_USER_FOLDER, { recursive: true });
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -15,6 +23,6 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', 'faultMix\\.test\\.ts$', 'exactlyOnce\\.test\\.ts$'],
 	testSequencer: '<rootDir>/test/mutation/sequencer.js',
 	// An absolute path: Stryker loads the environment itself, without resolving <rootDir>.
-	testEnvironment: require('node:path').join(__dirname, 'bail-environment.js'),
+	testEnvironment: path.join(__dirname, 'bail-environment.js'),
 	setupFilesAfterEnv: ['<rootDir>/test/mutation/record-tests.js'],
 };
