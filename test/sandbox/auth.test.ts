@@ -143,6 +143,11 @@ describe('sandbox authentication over HTTP', () => {
 		expect(res.json.error.code).toBe('invalid_timestamp');
 	});
 
+	test('the invalid_timestamp message names the header and the form it wants', async () => {
+		const res = await full.get('/ping.php', { headers: { 'X-SVC-TIMESTAMP': '1767225600000000' } });
+		expect(res.json.error).toEqual({ code: 'invalid_timestamp', message: 'X-SVC-TIMESTAMP must be Unix time in whole seconds.' });
+	});
+
 	test('an inactive client is refused with client_inactive', async () => {
 		const a = sb.apps['seller-a-inactive'];
 		const c = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
