@@ -157,6 +157,29 @@ describe('sandbox authentication over HTTP', () => {
 		expect(res.json.error.code).toBe('client_inactive');
 	});
 
+	test('each refusal in full: code, message, and the server time with expired_timestamp', async () => {
+		const body = async (res: Promise<{ json: { error: unknown } }>) => (await res).json.error;
+		expect(await body(full.get('/ping.php', { secret: 'cs_wrong' }))).toEqual({ code: 'invalid_signature', message: 'The signature could not be verified.' });
+		const before = now();
+		const expired = (await body(full.get('/ping.php', { timestamp: before - 301 }))) as { server_time: number };
+		expect(expired).toEqual({
+			code: 'expired_timestamp',
+			message: 'The timestamp is more than 300 seconds away from the server time.',
+			server_time: expect.any(Number),
+		});
+		expect(Math.abs(expired.server_time - before)).toBeLessThanOrEqual(1);
+		const a = sb.apps['seller-a-inactive'];
+		const inactive = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
+		expect(await body(inactive.get('/ping.php'))).toEqual({ code: 'client_inactive', message: 'This partner application is deactivated.' });
+		await inactive.close();
+		await sb.control('POST', '/faults', { replay: true });
+		const ts = now();
+		await full.get('/ping.php?replay=1', { timestamp: ts });
+		const replayed = await body(full.get('/ping.php?replay=1', { timestamp: ts }));
+		await sb.control('POST', '/faults/reset');
+		expect(replayed).toEqual({ code: 'replayed_signature', message: 'This signature has already been used.' });
+	});
+
 	test('the read-only app reads orders but is refused detail and stock with insufficient_permission', async () => {
 		const a = sb.apps['seller-a-readonly'];
 		const c = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
