@@ -53,3 +53,19 @@ export async function loadHarness() {
 	harness.registerCredentialType('marketplacePartnerApi', new MarketplacePartnerApi());
 	return harness;
 }
+
+/** One row of the benchmark table. `met`: whether the target was reached (absent: no target). */
+export interface TableRow {
+	scenario: string;
+	ours: string;
+	reference: string;
+	ratio: string;
+	target?: string;
+	met?: boolean;
+}
+
+export const TABLE_HEAD = ['| Scenario | Ours | Reference | Ratio | Target | Met |', '|---|---|---|---|---|---|'];
+
+export function tableLine({ scenario, ours, reference, ratio, target = '', met }: TableRow): string {
+	return `| ${scenario} | ${ours} | ${reference} | ${ratio} | ${target} | ${met === undefined ? '' : met ? 'met' : '**missed**'} |`;
+}

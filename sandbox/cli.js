@@ -25,6 +25,7 @@ const FLAGS = {
   'rate-limit': ['number', 'Requests per second each client may send (token bucket; 0 or absent: no limit)'],
   'rate-burst': ['number', 'Bucket size of --rate-limit: requests a client may send at once (default 10)'],
   'no-retry-after': ['boolean', 'Answer rate-limited requests 429 without a Retry-After header'],
+  'no-sku': ['boolean', 'Play a marketplace without updates by sku: the field is ignored, so product_id is missing'],
   replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
   'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
   'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],
@@ -66,7 +67,7 @@ async function main() {
     );
     return;
   }
-  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, quiet, ...rest } = args;
+  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, noSku, quiet, ...rest } = args;
   const sandbox = createSandbox({
     ...rest,
     ordersB,
@@ -78,6 +79,7 @@ async function main() {
     status5xx,
     rateDrop,
     rateLimitRetryAfter: noRetryAfter ? false : undefined,
+    skuUpdates: noSku ? false : undefined,
     log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
   });
   await sandbox.start(args.port ?? 8787);

@@ -68,6 +68,7 @@ function createControl(ctx, hooks) {
       listOrder: ctx.feed.order,
       faults: ctx.faults,
       rateLimit: ctx.rateLimiter.settings,
+      skuUpdates: ctx.skuUpdates,
     })],
     ['POST', /^\/reset$/, (m, body) => {
       hooks.reset(body);
@@ -85,6 +86,12 @@ function createControl(ctx, hooks) {
       const invalid = invalidSettings(body);
       if (invalid) throw new ControlError(400, invalid);
       return ctx.rateLimiter.configure(body);
+    }],
+    ['GET', /^\/sku-updates$/, () => ({ accepted: ctx.skuUpdates })],
+    ['POST', /^\/sku-updates$/, (m, body) => {
+      if (typeof body.accepted !== 'boolean') throw new ControlError(400, 'accepted must be true or false.');
+      ctx.skuUpdates = body.accepted;
+      return { accepted: ctx.skuUpdates };
     }],
     ['POST', /^\/faults\/reset$/, () => Object.assign(ctx.faults, NO_FAULTS)],
     ['GET', /^\/stats$/, () => ctx.stats],

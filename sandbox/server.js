@@ -40,6 +40,8 @@ const DEFAULTS = {
   rateLimit: 0,
   rateBurst: 10,
   rateLimitRetryAfter: true,
+  // Whether POST /stock_update.php takes `sku` in place of `product_id` (false: a marketplace without it).
+  skuUpdates: true,
 };
 
 const ROUTES = {
@@ -70,6 +72,7 @@ function createSandbox(options = {}) {
     faults: null,
     faultRandom: null,
     rateLimiter: createRateLimiter(rateLimitOptions),
+    skuUpdates: opts.skuUpdates,
     stats: null,
     seenSignatures: null, // signature -> unix seconds it was signed for
     webhooks,
@@ -99,6 +102,7 @@ function createSandbox(options = {}) {
     ctx.faults = { ...NO_FAULTS, ...pickFaults(opts) };
     ctx.faultRandom = createRandom(seed ^ 0x5eed);
     ctx.rateLimiter.configure(rateLimitOptions, rateLimitOptions);
+    ctx.skuUpdates = opts.skuUpdates;
     ctx.seenSignatures = new Map();
     ctx.feed.reset(seed);
     webhooks.clearAttempts();

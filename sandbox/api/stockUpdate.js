@@ -11,10 +11,13 @@ const isSet = (value) => value !== undefined && value !== null;
 /**
  * How a stock update names its product: by `product_id`, or by `sku`, the alternative the spec
  * mentions without showing its field (the name `sku` is this sandbox's choice). Validates the
- * field; the lookup comes after every other field is validated, as for `product_id` alone.
+ * field; the lookup comes after every other field is validated, as for `product_id` alone. With
+ * `skuUpdates` off the sandbox plays a marketplace that does not know `sku`: it ignores the field,
+ * as it ignores any unknown one.
  */
-function productRef(state, body) {
-  const { product_id, sku } = body;
+function productRef(state, body, skuUpdates) {
+  const { product_id } = body;
+  const sku = skuUpdates ? body.sku : undefined;
   if (isSet(product_id) && isSet(sku)) {
     throw new ApiError('invalid_field', 'Send product_id or sku, not both.', { field: 'sku' });
   }
@@ -24,7 +27,9 @@ function productRef(state, body) {
     }
     return { product: state.productsBySku.get(sku), named: `Product with SKU "${sku}"` };
   }
-  if (!isSet(product_id)) throw new ApiError('missing_field', 'product_id (or sku) is required.', { field: 'product_id' });
+  if (!isSet(product_id)) {
+    throw new ApiError('missing_field', `product_id${skuUpdates ? ' (or sku)' : ''} is required.`, { field: 'product_id' });
+  }
   if (!Number.isInteger(product_id) || product_id <= 0) {
     throw new ApiError('invalid_field', 'product_id must be a positive integer.', { field: 'product_id' });
   }
@@ -47,7 +52,7 @@ function handle(ctx, app, { rawBody, req }) {
     throw new ApiError('invalid_json', 'The request body must be a JSON object.');
   }
   const { variant_combination_id, stock, external_ref } = body;
-  const { product, named } = productRef(state, body);
+  const { product, named } = productRef(state, body, ctx.skuUpdates);
   if (!isSet(stock)) throw new ApiError('missing_field', 'stock is required.', { field: 'stock' });
   if (typeof stock !== 'number' || !Number.isInteger(stock)) {
     throw new ApiError('invalid_field', 'stock must be an integer.', { field: 'stock' });

@@ -61,8 +61,14 @@ describe('answers to a request by SKU', () => {
 		[400, { error: { code: 'missing_field', message: 'product_id is required', field: 'product_id' } }],
 		[422, { error: { code: 'invalid_field', message: 'must be an integer', field: 'product_id' } }],
 		[400, { code: 'bad_request', message: 'Missing product_id' }],
+		[400, { error: 'validation_error', message: 'The product_id field is required' }],
 	])('HTTP %i %j: the marketplace does not take sku', (status, body) => {
 		expect(bySku(status, body).message).toBe('This marketplace does not accept updates by SKU');
+	});
+
+	test("an answer of another shape keeps the API's code and words beside what to do", () => {
+		const error = bySku(400, { error: 'validation_error', message: 'The product_id field is required' });
+		expect(error.description).toMatch(/^API code: validation_error\. The API said: The product_id field is required\. .*Set Identify Product By to Product ID/);
 	});
 
 	test.each([

@@ -95,6 +95,19 @@ describe('RunPolicy', () => {
 		policy.stop({ message: 'test' });
 	});
 
+	test('with 32 in flight a streak is 8 429s in a row (a quarter): random 429s almost never make one', async () => {
+		const policy = new RunPolicy({ concurrency: 32 });
+		for (let i = 0; i < 7; i++) policy.rateLimited(Date.now(), 2_000);
+		expect(await grantedNow(policy, 1)).toBe(1); // seven: not paused
+		policy.release();
+		policy.rateLimited(Date.now(), 2_000);
+		const waiting = ask(policy, 1);
+		expect(await waiting()).toBe(0); // eight: paused
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(await waiting()).toBe(1);
+		policy.stop({ message: 'test' });
+	});
+
 	test('the first streak sets the rate to half of 1.1 times what the API accepted in the window', async () => {
 		const policy = new RunPolicy({ concurrency: 8 });
 		jest.advanceTimersByTime(100);

@@ -145,6 +145,14 @@ describe('Stock > Update in the n8n engine', () => {
 		expect(await stockOf(rows[299].product_id)).toBe(299);
 	});
 
+	test('without the option, 32 requests are in flight at once (the default Concurrency)', async () => {
+		await sb.control('POST', '/faults', { latencyMs: 200 });
+		const rows = simple.slice(300, 364).map((p) => ({ product_id: p.product_id, stock: 3 }));
+		const { error } = await runNode({ parameters: fromSheet, items: rows, credentials: credentials() });
+		expect(error).toBeUndefined();
+		expect((await sb.control('GET', '/stats')).maxInFlight).toBe(32);
+	});
+
 	test('identical rows all apply even when the server refuses a reused signature', async () => {
 		await sb.control('POST', '/faults', { replay: true });
 		const row = { product_id: simple[7].product_id, stock: '21' };

@@ -1,7 +1,5 @@
 // Stock > Update, version 2: columns mapped automatically or one by one (n8n's resource mapper), and
 // products identified by SKU. Run by n8n's engine against the sandbox over HTTP.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ILoadOptionsFunctions, INodeProperties, ResourceMapperField } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
@@ -218,49 +216,26 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(await requests()).toBe(5);
 		});
 
-		describe('a marketplace that does not accept sku', () => {
-			// The answer of an API that ignores the unknown field sku and then misses product_id (the
-			// sandbox's answer to a body with neither). The sandbox itself accepts sku, so this
-			// marketplace is a loopback server of its own.
-			let server: Server;
-			let answer: object;
-			let baseUrl: string;
-			beforeAll(async () => {
-				server = createServer((req, res) => {
-					req.resume();
-					req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(answer)));
-				});
-				await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-				baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-			});
-			afterAll(() => new Promise((resolve) => server.close(resolve)));
+		describe('a marketplace that does not accept sku (the sandbox with updates by sku off)', () => {
+			beforeEach(() => sb.control('POST', '/sku-updates', { accepted: false }));
+			afterEach(() => sb.control('POST', '/sku-updates', { accepted: true }));
 
-			test.each([
-				[{ ok: false, error: { code: 'missing_field', message: 'product_id is required.', field: 'product_id' } }, 'API code: missing_field. The API said: product_id is required (field: product_id).'],
-				[{ error: 'validation_error', message: 'The product_id field is required' }, 'API code: validation_error. The API said: The product_id field is required.'],
-			])('%j tells the user to use Product ID', async (body, said) => {
-				answer = body;
-				const { error } = await runNode({
-					parameters: bySku,
-					items: [{ sku: 'SKU-A-70001', stock: 1 }],
-					credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']),
-					typeVersion: 2,
-				});
+			test('its answer (product_id is missing) tells the user to use Product ID, with the API\'s words; nothing changes', async () => {
+				const target = simple[20];
+				const before = await stockOf(target.product_id);
+				const { error } = await run(bySku, [{ sku: target.sku, stock: before + 1 }]);
 				expect(error?.message).toBe('This marketplace does not accept updates by SKU');
-				expect(error?.description).toContain(said);
+				expect(error?.description).toContain('API code: missing_field. The API said: product_id is required (field: product_id).');
 				expect(error?.description).toContain('Set Identify Product By to Product ID');
 				expect(error?.httpCode).toBe('400');
+				expect(await stockOf(target.product_id)).toBe(before);
 			});
 
-			test('the same answer to a request by Product ID is not re-explained', async () => {
-				answer = { ok: false, error: { code: 'missing_field', message: 'product_id is required.', field: 'product_id' } };
-				const { error } = await runNode({
-					parameters: auto,
-					items: [{ product_id: 70001, stock: 1 }],
-					credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']),
-					typeVersion: 2,
-				});
-				expect(error?.message).toBe('The Partner API is missing a required field');
+			test('the same marketplace takes the sheet by Product ID', async () => {
+				const target = simple[20];
+				const { items, error } = await run(auto, [{ product_id: target.product_id, stock: 9 }]);
+				expect(error).toBeUndefined();
+				expect(items[0].json).toMatchObject({ product_id: target.product_id, new_stock: 9 });
 			});
 		});
 	});

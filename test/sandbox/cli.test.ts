@@ -43,6 +43,18 @@ describe('sandbox CLI', () => {
 		expect(await exited).toBe(0);
 	});
 
+	test('--no-sku plays a marketplace without updates by sku', async () => {
+		const { child, firstLine, exited } = startCli(['--port', '0', '--orders', '5', '--no-sku', '--quiet']);
+		const info = JSON.parse(await firstLine);
+		const app = info.apps.find((x: { name: string }) => x.name === 'seller-a-full');
+		const client = new PartnerClient(info.baseUrl, app.clientId, app.clientSecret);
+		const res = await client.post('/stock_update.php', { sku: 'SKU-A-70001', stock: 1 });
+		await client.close();
+		expect(res.json.error).toMatchObject({ code: 'missing_field', message: 'product_id is required.' });
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+	});
+
 	test('a bad flag is refused with a message and exit code 2', async () => {
 		const { child, exited } = startCli(['--orders', 'many']);
 		let stderr = '';

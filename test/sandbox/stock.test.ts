@@ -209,4 +209,32 @@ describe('sandbox stock update', () => {
 			expect(res.json.error.code).toBe('product_not_found');
 		});
 	});
+
+	describe('a marketplace without updates by sku (--no-sku, POST /sku-updates)', () => {
+		beforeEach(() => sb.control('POST', '/sku-updates', { accepted: false }));
+		afterAll(() => sb.control('POST', '/sku-updates', { accepted: true }));
+
+		test('sku is ignored like any unknown field: the request misses product_id, and nothing changes', async () => {
+			const before = (await sb.control('GET', `/products/${simpleA.product_id}`)).stock;
+			const res = await a.post('/stock_update.php', { sku: simpleA.sku, stock: before + 1 });
+			expect(res.status).toBe(400);
+			expect(res.json).toEqual({ ok: false, error: { code: 'missing_field', field: 'product_id', message: 'product_id is required.' } });
+			expect((await sb.control('GET', `/products/${simpleA.product_id}`)).stock).toBe(before);
+		});
+
+		test('updates by product_id go on as before; an sku beside it is ignored, not refused as ambiguous', async () => {
+			expect((await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 12 })).json.data.new_stock).toBe(12);
+			const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, sku: productB.sku, stock: 13 });
+			expect(res.json.data).toMatchObject({ product_id: simpleA.product_id, new_stock: 13 });
+		});
+
+		test('the control API shows and changes the setting, refuses anything but a boolean, and /reset restores it', async () => {
+			expect(await sb.control('GET', '/sku-updates')).toEqual({ accepted: false });
+			expect((await sb.control('GET', '/state')).skuUpdates).toBe(false);
+			await expect(sb.control('POST', '/sku-updates', { accepted: 'no' })).rejects.toThrow(/accepted must be true or false/);
+			await sb.control('POST', '/reset', {});
+			expect(await sb.control('GET', '/sku-updates')).toEqual({ accepted: true });
+			expect((await a.post('/stock_update.php', { sku: simpleA.sku, stock: 3 })).json.data.new_stock).toBe(3);
+		});
+	});
 });

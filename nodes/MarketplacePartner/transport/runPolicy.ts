@@ -8,17 +8,21 @@ import { sleep } from 'n8n-workflow';
 export type ApiContext = IExecuteFunctions | IPollFunctions;
 
 export const DEFAULT_GIVE_UP_AFTER_SEC = 300;
-export const DEFAULT_CONCURRENCY = 8;
+/** In flight at most, for a run that does not say (a poll: its detail requests have a bound of their own). */
+const DEFAULT_MAX_IN_FLIGHT = 8;
 
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_MAX_MS = 10_000;
 /**
  * 429s in a row, with no success between them, that mean the limit applies to the whole run rather
- * than to single requests. One 429 among successes (a server shedding load at random) only makes its
- * own request wait; a streak pauses everyone. Three in a row happen by chance about once in 300
- * requests when 15 % of answers are 429, so random 429s rarely stop the run.
+ * than to single requests: a quarter of the requests in flight, at least three. One 429 among
+ * successes (a server shedding load at random) only makes its own request wait; a streak pauses
+ * everyone. Three in a row happen by chance about once in 300 requests when 15 % of answers are
+ * 429, eight (a quarter of 32 in flight) about once in 4 million, so random 429s rarely stop the
+ * run; a real limit refuses every request past it, so it makes a streak of any length at once.
  */
-const RATE_LIMIT_STREAK = 3;
+const RATE_LIMIT_STREAK_MIN = 3;
+const RATE_LIMIT_STREAK_SHARE = 1 / 4;
 
 /**
  * Pacing. A rate limit counts requests per second, so the run paces the requests it starts rather
@@ -86,7 +90,7 @@ export class RunPolicy {
 	private readonly stopped: Promise<void>;
 	private signalStopped!: () => void;
 
-	constructor({ giveUpAfterMs = DEFAULT_GIVE_UP_AFTER_SEC * 1000, concurrency = DEFAULT_CONCURRENCY }: RunOptions = {}) {
+	constructor({ giveUpAfterMs = DEFAULT_GIVE_UP_AFTER_SEC * 1000, concurrency = DEFAULT_MAX_IN_FLIGHT }: RunOptions = {}) {
 		this.giveUpAfterMs = giveUpAfterMs;
 		this.maxInFlight = Math.max(1, concurrency);
 		this.window = this.maxInFlight;
@@ -162,7 +166,7 @@ export class RunPolicy {
 	rateLimited(sentAt: number, retryAfterMs: number | undefined): void {
 		const now = Date.now();
 		if (this.inWindow()) this.windowLimited++;
-		if (++this.rateLimitStreak >= RATE_LIMIT_STREAK) {
+		if (++this.rateLimitStreak >= Math.max(RATE_LIMIT_STREAK_MIN, Math.ceil(this.window * RATE_LIMIT_STREAK_SHARE))) {
 			// Multiplicative decrease and pause, once per round trip: 429s for requests sent before
 			// the last decrease were answered to the old window and rate and are already accounted for.
 			if (sentAt > this.lastDecreaseAt) {
