@@ -193,6 +193,14 @@ describe('sandbox authentication over HTTP', () => {
 		expect(stock.json.error).toMatchObject({ code: 'insufficient_permission', permission: 'stock:write' });
 	});
 
+	test('insufficient_permission names the permission in its message', async () => {
+		const a = sb.apps['seller-a-readonly'];
+		const c = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
+		const stock = await c.post('/stock_update.php', { product_id: 70001, stock: 1 });
+		await c.close();
+		expect(stock.json.error).toEqual({ code: 'insufficient_permission', message: 'This partner application lacks the permission "stock:write".', permission: 'stock:write' });
+	});
+
 	test('replay mode refuses a signature already seen; without it, duplicates are only counted', async () => {
 		const ts = now();
 		const first = await full.get('/orders.php?limit=1', { timestamp: ts });

@@ -117,6 +117,47 @@ describe('sandbox stock update', () => {
 		expect(res.json.data.new_stock).toBe(1_000_000_000);
 	});
 
+	test.each([
+		['a negative stock', { stock: -1 }, { code: 'negative_stock', message: 'stock must not be negative.', field: 'stock' }],
+		['a fractional stock', { stock: 1.5 }, { code: 'invalid_field', message: 'stock must be an integer.', field: 'stock' }],
+		['no stock', {}, { code: 'missing_field', message: 'stock is required.', field: 'stock' }],
+		['a product_id of 0', { product_id: 0, stock: 1 }, { code: 'invalid_field', message: 'product_id must be a positive integer.', field: 'product_id' }],
+		['both product_id and sku', { sku: 'SKU-A-1', stock: 1 }, { code: 'invalid_field', message: 'Send product_id or sku, not both.', field: 'sku' }],
+		['an empty sku', { product_id: undefined, sku: '', stock: 1 }, { code: 'invalid_field', message: 'sku must be a non-empty string of at most 64 characters.', field: 'sku' }],
+		['an external_ref of 256 characters', { stock: 1, external_ref: 'r'.repeat(256) }, { code: 'invalid_field', message: 'external_ref must be a string of at most 255 characters.', field: 'external_ref' }],
+	])('%s: the error in full', async (_, fields, error) => {
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, ...fields });
+		expect(res.json).toEqual({ ok: false, error });
+	});
+
+	test('an external_ref of 255 characters is accepted and echoed', async () => {
+		const external_ref = 'r'.repeat(255);
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 2, external_ref });
+		expect(res.json.data.external_ref).toBe(external_ref);
+	});
+
+	test.each([
+		['{"product_id":', 'The request body is not valid JSON.'],
+		['5', 'The request body must be a JSON object.'],
+		['"text"', 'The request body must be a JSON object.'],
+		['[1]', 'The request body must be a JSON object.'],
+	])('the body %s: invalid_json, saying which', async (body, message) => {
+		const res = await a.post('/stock_update.php', body);
+		expect(res.json).toEqual({ ok: false, error: { code: 'invalid_json', message } });
+	});
+
+	test.each([
+		['application/json; charset=utf-8', 200],
+		['Application/JSON', 200],
+		['application/json ; charset=utf-8', 200],
+		['application/json-patch+json', 415],
+		['text/application/json', 415],
+	])('Content-Type %s: %i', async (contentType, status) => {
+		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 3 }, { contentType });
+		expect(res.status).toBe(status);
+		if (status === 415) expect(res.json.error).toEqual({ code: 'unsupported_media_type', message: 'Content-Type must be application/json.' });
+	});
+
 	test('a body over 64 KiB is refused with 413', async () => {
 		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 1, external_ref: 'x'.repeat(70_000) });
 		expect(res.status).toBe(413);
