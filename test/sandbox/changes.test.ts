@@ -76,4 +76,25 @@ describe('sandbox: list order and order changes', () => {
 		const refused = await a.get('/orders.php?limit=1');
 		expect(refused.json.error.code).toBe('client_inactive');
 	});
+
+	test('the shipment and payment follow the order status through its life', async () => {
+		const id = (await list('limit=1&status=accepted')).orders[0].order_item_id;
+		const detail = async (status: string) => {
+			await sb.control('POST', `/orders/${id}/status`, { status });
+			const res = await a.get(`/order_detail.php?order_item_id=${id}`);
+			return res.json.data as { order: { status: string; payment_status: string }; shipment: Record<string, unknown> };
+		};
+		const shipped = await detail('shipped');
+		expect(shipped.order).toMatchObject({ status: 'shipped', payment_status: 'paid' });
+		expect(shipped.shipment).toMatchObject({ status: 'in_transit', tracking_number: expect.stringMatching(/^TRK\d{9}$/) });
+		const delivered = await detail('delivered');
+		// The same parcel: carrier, reference and tracking number are kept.
+		expect(delivered.shipment).toEqual({ ...shipped.shipment, status: 'delivered' });
+		const returned = await detail('returned');
+		expect(returned.shipment).toEqual({ ...shipped.shipment, status: 'returned' });
+		expect(returned.order.payment_status).toBe('paid');
+		const cancelled = await detail('cancelled');
+		expect(cancelled.shipment).toEqual({ ...shipped.shipment, status: 'cancelled' });
+		expect(cancelled.order.payment_status).toBe('refunded');
+	});
 });
