@@ -201,4 +201,35 @@ describe('sandbox seeding', () => {
 			await sb.close();
 		}
 	});
+
+	test('seeded orders: 70 % accepted, 15 % shipped, 10 % delivered, 5 % cancelled, each with its shipment and payment', async () => {
+		const sb = await startSandbox({ seed: 7, orders: 2000 });
+		const app = sb.apps['seller-a-full'];
+		const c = new PartnerClient(sb.baseUrl, app.clientId, app.clientSecret);
+		try {
+			const share: Record<string, number> = {};
+			const ids: Record<string, number> = {};
+			for (let offset = 0; offset < 2000; offset += 100) {
+				const { orders } = (await c.get(`/orders.php?limit=100&offset=${offset}`)).json.data as { orders: Array<{ order_item_id: number; status: string }> };
+				for (const o of orders) {
+					share[o.status] = (share[o.status] ?? 0) + 1 / 2000;
+					ids[o.status] ??= o.order_item_id;
+				}
+			}
+			expect(Object.keys(share).sort()).toEqual(['accepted', 'cancelled', 'delivered', 'shipped']);
+			for (const [status, expected] of Object.entries({ accepted: 0.7, shipped: 0.15, delivered: 0.1, cancelled: 0.05 })) {
+				expect(Math.abs(share[status] - expected)).toBeLessThan(0.03);
+			}
+			const detail = async (status: string) => (await c.get(`/order_detail.php?order_item_id=${ids[status]}`)).json.data;
+			const shipment = { carrier_code: expect.stringMatching(/^(acme_express|swift_cargo|parcel_plus)$/), shipment_ref: expect.stringMatching(/^SHP-[0-9A-F]{8}$/) };
+			const tracking = expect.stringMatching(/^TRK\d{9}$/);
+			expect(await detail('accepted')).toMatchObject({ order: { payment_status: 'paid' }, shipment: { ...shipment, status: 'label_ready', tracking_number: null } });
+			expect(await detail('shipped')).toMatchObject({ order: { payment_status: 'paid' }, shipment: { ...shipment, status: 'in_transit', tracking_number: tracking } });
+			expect(await detail('delivered')).toMatchObject({ order: { payment_status: 'paid' }, shipment: { ...shipment, status: 'delivered', tracking_number: tracking } });
+			expect(await detail('cancelled')).toMatchObject({ order: { payment_status: 'refunded' }, shipment: { ...shipment, status: 'cancelled', tracking_number: null } });
+		} finally {
+			await c.close();
+			await sb.close();
+		}
+	});
 });
