@@ -130,6 +130,24 @@ describe('sandbox stock update', () => {
 		expect(res.json).toEqual({ ok: false, error });
 	});
 
+	test('variant errors name the product, the variant, and the variants to choose from', async () => {
+		const [first, second] = variantA.variant_combination_ids;
+		const required = await a.post('/stock_update.php', { product_id: variantA.product_id, stock: 1 });
+		expect(required.json.error).toEqual({
+			code: 'variant_required',
+			message: `Product ${variantA.product_id} has variants; send variant_combination_id (one of ${variantA.variant_combination_ids.join(', ')}).`,
+			field: 'variant_combination_id',
+		});
+		expect(variantA.variant_combination_ids.length).toBeGreaterThan(1);
+		const foreign = await a.post('/stock_update.php', { product_id: simpleA.product_id, variant_combination_id: second, stock: 1 });
+		expect(foreign.json.error).toEqual({
+			code: 'variant_not_found',
+			message: `Variant combination ${second} was not found for product ${simpleA.product_id}.`,
+			field: 'variant_combination_id',
+		});
+		expect(first).not.toBe(second);
+	});
+
 	test('an external_ref of 255 characters is accepted and echoed', async () => {
 		const external_ref = 'r'.repeat(255);
 		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 2, external_ref });
