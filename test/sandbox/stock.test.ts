@@ -148,6 +148,14 @@ describe('sandbox stock update', () => {
 		expect(first).not.toBe(second);
 	});
 
+	test('product errors by id name the product', async () => {
+		expect((await a.post('/stock_update.php', { product_id: 1, stock: 1 })).json.error).toEqual({ code: 'product_not_found', message: 'Product 1 was not found.' });
+		expect((await a.post('/stock_update.php', { product_id: productB.product_id, stock: 1 })).json.error).toEqual({
+			code: 'forbidden_product',
+			message: `Product ${productB.product_id} does not belong to this seller.`,
+		});
+	});
+
 	test('an external_ref of 255 characters is accepted and echoed', async () => {
 		const external_ref = 'r'.repeat(255);
 		const res = await a.post('/stock_update.php', { product_id: simpleA.product_id, stock: 2, external_ref });
