@@ -232,4 +232,37 @@ describe('sandbox seeding', () => {
 			await sb.close();
 		}
 	});
+
+	test('seeded as documented: seller B gets a tenth (at least 10), ids interleaved, 90 days before 2026-06-01, products with 2 to 4 variants', async () => {
+		const sb = await startSandbox({ seed: 3, orders: 600, products: 300 });
+		try {
+			const ordersA: Array<{ order_item_id: number; created_ms: number }> = sb.raw.state.ordersBySeller.get(1001);
+			const ordersB: Array<{ order_item_id: number; created_ms: number }> = sb.raw.state.ordersBySeller.get(1002);
+			expect([ordersA.length, ordersB.length]).toEqual([600, 60]);
+			const ids = [...ordersA, ...ordersB].map((o) => o.order_item_id).sort((x, y) => x - y);
+			expect(ids).toEqual(Array.from({ length: 660 }, (_, i) => 500001 + i));
+			// Interleaved: B's orders are spread over the whole id range, not bunched at one end.
+			const bIds = ordersB.map((o) => o.order_item_id).sort((x, y) => x - y);
+			expect(bIds[0]).toBeLessThan(500001 + 660 / 4);
+			expect(bIds.at(-1)).toBeGreaterThan(500001 + (660 * 3) / 4);
+			const anchor = Date.UTC(2026, 5, 1);
+			const created = [...ordersA, ...ordersB].map((o) => sb.raw.state.orders.get(o.order_item_id).created_ms as number);
+			expect(Math.min(...created)).toBeGreaterThanOrEqual(anchor - 90 * 86_400_000);
+			expect(Math.min(...created)).toBeLessThan(anchor - 89 * 86_400_000);
+			expect(Math.max(...created)).toBeLessThanOrEqual(anchor);
+			expect(Math.max(...created)).toBeGreaterThan(anchor - 86_400_000);
+			const products: Array<{ product_id: number; variant_combination_ids: number[]; sku: string }> = await sb.control('GET', '/products?sellerId=1001');
+			const withVariants = products.filter((p) => p.variant_combination_ids.length > 0);
+			expect(withVariants.length / products.length).toBeGreaterThan(0.15);
+			expect(withVariants.length / products.length).toBeLessThan(0.45);
+			for (const p of withVariants) expect(p.variant_combination_ids.length).toBeGreaterThanOrEqual(2);
+			for (const p of withVariants) expect(p.variant_combination_ids.length).toBeLessThanOrEqual(4);
+			const detail = await sb.control('GET', `/products/${withVariants[0].product_id}`);
+			for (const v of detail.variants) expect(v.variant_summary).toMatch(/^Size: \S+, Colour: \S+$/);
+			expect(new Set(withVariants.flatMap((p) => p.variant_combination_ids)).size).toBe(withVariants.flatMap((p) => p.variant_combination_ids).length);
+			expect(await sb.control('GET', `/products?sku=${products[5].sku}`)).toEqual([expect.objectContaining({ product_id: products[5].product_id })]);
+		} finally {
+			await sb.close();
+		}
+	});
 });
