@@ -12,6 +12,18 @@ describe('credential test (/ping.php)', () => {
 	beforeAll(async () => (sb = await startSandbox()));
 	afterAll(() => sb.close());
 
+	/** The Test button against a server that answers every request with this status and body. */
+	async function testAgainstAnswer(status: number, contentType: string, body: string) {
+		const other = await startReceiver((_, res) => {
+			res.writeHead(status, { 'content-type': contentType }).end(body);
+		});
+		try {
+			return await testCredential(credentialsFor(other.url.replace('/hook', '/api/partner/v1'), sb.apps['seller-a-full']));
+		} finally {
+			await other.close();
+		}
+	}
+
 	test('every node names the same test, and the credential has no declarative test that n8n would run instead', () => {
 		// n8n's tester prefers a credential's own `test` over any node's `testedBy`.
 		expect((new MarketplacePartnerApi() as { test?: unknown }).test).toBeUndefined();
@@ -56,12 +68,7 @@ describe('credential test (/ping.php)', () => {
 	});
 
 	test('a Base URL that is not the Partner API says to check the URL', async () => {
-		const other = await startReceiver((_, res) => {
-			res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>');
-		});
-		const base = other.url.replace('/hook', '/api/partner/v1');
-		const result = await testCredential(credentialsFor(base, sb.apps['seller-a-full']));
-		await other.close();
+		const result = await testAgainstAnswer(200, 'text/html', '<html>hello</html>');
 		expect(result.message).toMatch(/Base URL does not answer like the Partner API/);
 	});
 
@@ -97,11 +104,7 @@ describe('credential test (/ping.php)', () => {
 	});
 
 	test('another refusal names the HTTP status and the API code', async () => {
-		const other = await startReceiver((_, res) => {
-			res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { code: 'ip_not_allowed', message: 'no' } }));
-		});
-		const result = await testCredential(credentialsFor(other.url.replace('/hook', '/api/partner/v1'), sb.apps['seller-a-full']));
-		await other.close();
+		const result = await testAgainstAnswer(403, 'application/json', JSON.stringify({ ok: false, error: { code: 'ip_not_allowed', message: 'no' } }));
 		expect(result).toEqual({
 			status: 'Error',
 			message: 'The API refused the credentials (HTTP 403, ip_not_allowed). Check Client ID, Client Secret and Header Prefix.',
@@ -109,11 +112,7 @@ describe('credential test (/ping.php)', () => {
 	});
 
 	test('a refusal without an API code names the HTTP status alone', async () => {
-		const other = await startReceiver((_, res) => {
-			res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false }));
-		});
-		const result = await testCredential(credentialsFor(other.url.replace('/hook', '/api/partner/v1'), sb.apps['seller-a-full']));
-		await other.close();
+		const result = await testAgainstAnswer(401, 'application/json', JSON.stringify({ ok: false }));
 		expect(result).toEqual({
 			status: 'Error',
 			message: 'The API refused the credentials (HTTP 401). Check Client ID, Client Secret and Header Prefix.',
