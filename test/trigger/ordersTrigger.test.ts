@@ -246,8 +246,11 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect((await sb.control('GET', '/stats')).byEndpoint['GET /order_detail.php 200']).toBeUndefined();
 	});
 
-	test('Include Order Detail with Detail Concurrency left empty reads five at a time', async () => {
-		const h = harness({}, { includeDetail: true, detailConcurrency: '' });
+	test.each([
+		['left empty', { detailConcurrency: '' }],
+		['never set', {}],
+	])('Include Order Detail with Detail Concurrency %s reads five at a time', async (_, concurrency) => {
+		const h = harness({}, { includeDetail: true, ...concurrency });
 		await h.activate();
 		await change({ newOrders: 12 });
 		await sb.control('POST', '/faults', { latencyMs: 30 });
