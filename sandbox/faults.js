@@ -16,6 +16,10 @@ const NO_FAULTS = {
   next5xx: 0,
   nextDrop: 0,
   replay: false,
+  // orders.php as a careless server pages (the spec shows neither): full pages of 100 whatever
+  // `limit` asks, and `has_more: true` on every page, the empty one past the end included.
+  listIgnoresLimit: false,
+  listHasMoreAlways: false,
   // The sandbox's clock runs this many seconds ahead (negative: behind) of the machine's, in its
   // timestamp check and its Date header: stands in for a client whose clock is off.
   clockSkewSec: 0,

@@ -35,8 +35,10 @@ module.exports = {
       );
     }
     orders = feed.sort(orders);
-    const page = orders.slice(offset, offset + limit);
-    const pagination = { limit, offset, returned: page.length, has_more: offset + page.length < orders.length };
+    const pageSize = ctx.faults.listIgnoresLimit ? MAX_PAGE_SIZE : limit;
+    const page = orders.slice(offset, offset + pageSize);
+    const hasMore = ctx.faults.listHasMoreAlways || offset + page.length < orders.length;
+    const pagination = { limit: pageSize, offset, returned: page.length, has_more: hasMore };
     const body = `{"ok":true,"data":{"orders":[${page.map((o) => data.orderListJson(state, o)).join(',')}],"pagination":${JSON.stringify(pagination)}}}`;
     feed.afterListPage(state, app);
     return body;

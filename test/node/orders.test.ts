@@ -206,6 +206,34 @@ describe('Order operations in the n8n engine', () => {
 		}
 	});
 
+	describe('against a server that pages carelessly', () => {
+		afterEach(() => sb.control('POST', '/faults/reset'));
+
+		test('pages larger than the limit asked: exactly Limit order items, the first ones, once', async () => {
+			await sb.control('POST', '/faults', { listIgnoresLimit: true });
+			for (const limit of [5, 130]) {
+				const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit }, credentials: credentials() });
+				expect(error).toBeUndefined();
+				expect(items.map((i) => i.json.order_item_id)).toEqual(ordersOfA().slice(0, limit).map((o) => o.order_item_id));
+			}
+		});
+
+		test('has_more on every page, the empty one past the end included: Return All stops at the empty page with every item once', async () => {
+			await sb.control('POST', '/faults', { listHasMoreAlways: true });
+			const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentials() });
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json.order_item_id)).toEqual(ordersOfA().map((o) => o.order_item_id));
+			expect((await pagesAsked()).map((q: Record<string, string>) => q.offset)).toEqual(['0', '100', '200', '260']);
+		});
+
+		test('has_more on a page that reaches the limit: no further page is asked for', async () => {
+			await sb.control('POST', '/faults', { listHasMoreAlways: true });
+			const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 100 }, credentials: credentials() });
+			expect(items).toHaveLength(100);
+			expect(await pagesAsked()).toEqual([{ limit: '100', offset: '0' }]);
+		});
+	});
+
 	test('one Get Many per input item, each paired to its item', async () => {
 		const { items } = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', limit: '={{ $json.n }}' },

@@ -48,6 +48,21 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(await listRequests()).toBe(1);
 	});
 
+	test.each([1, 3])('a server that says has_more on every page: %i change(s) come out once, and the poll stops at the empty page', async (count) => {
+		const h = harness();
+		await h.activate();
+		await sb.control('POST', '/faults', { listHasMoreAlways: true });
+		const { orderItemIds } = await change({ newOrders: count });
+		await sb.control('POST', '/stats/reset');
+		const { items, error } = await h.poll();
+		expect(error).toBeUndefined();
+		expect(items!.map((i) => i.order_item_id).sort()).toEqual([...orderItemIds].sort());
+		// One entry per page overlaps the next, so a page of one entry is followed by the empty page.
+		const offsets = (await sb.control('GET', '/stats')).recent.map((r: { query: { offset: string } }) => r.query.offset);
+		expect(offsets).toEqual(count === 1 ? ['0', '1'] : ['0', '2', '3']);
+		expect((await h.poll()).items).toBeNull();
+	});
+
 	test('two changes of one order item within the same second both come out, once each', async () => {
 		const h = harness();
 		await h.activate();
