@@ -49,7 +49,8 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json)).toEqual([
 				expect.objectContaining({ product_id: a.product_id, variant_combination_id: null, new_stock: 12, external_ref: 'row-2' }),
-				expect.objectContaining({ product_id: withVariants.product_id, variant_combination_id: variant, new_stock: 4 }),
+				// No reference column: no external_ref is sent.
+				expect.objectContaining({ product_id: withVariants.product_id, variant_combination_id: variant, new_stock: 4, external_ref: null }),
 				expect.objectContaining({ product_id: b.product_id, new_stock: 0, external_ref: '1234' }),
 			]);
 			expect(await stockOf(a.product_id)).toBe(12);
@@ -79,6 +80,21 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const { items, error } = await run({ ...auto, columnNames: { productId: 'Artikel-Nr', stock: 'qty', externalRef: ' Note ' } }, rows);
 			expect(error).toBeUndefined();
 			expect(items.map((i) => [i.json.product_id, i.json.new_stock, i.json.external_ref])).toEqual(simple.slice(4, 7).map((p, i) => [p.product_id, 20 + i, `n${i}`]));
+		});
+
+		test('a column named under Column Names with spaces around it is that column, and is quoted without them when missing', async () => {
+			const product = simple[9];
+			const { items, error } = await run({ ...auto, columnNames: { stock: '  Qty ' } }, [{ product_id: product.product_id, Qty: '6' }]);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ product_id: product.product_id, new_stock: 6 });
+			const missing = await run({ ...auto, columnNames: { stock: '  Menge ' } }, [{ product_id: product.product_id, Qty: '6' }]);
+			expect(missing.error?.message).toBe('The column "Menge" named for Stock under Column Names is not in this item. The item\'s columns: "product_id", "Qty".');
+		});
+
+		test('a Product ID of 0 is refused before anything is sent: ids start at 1', async () => {
+			const { error } = await run(auto, [{ product_id: '0', stock: '1' }]);
+			expect(error?.message).toBe('Product ID (column "product_id") must be 1 or more, but got 0.');
+			expect(await requests()).toBe(0);
 		});
 
 		test('a bad value names its field and column, and nothing at all is sent', async () => {
