@@ -53,6 +53,19 @@ describe('Stock > Update in the n8n engine', () => {
 		expect(items[1].json).toMatchObject({ product_id: simple[1].product_id, variant_combination_id: null, new_stock: 5 });
 	});
 
+	test('the variants of one product are different targets: their rows go out together', async () => {
+		const variants = withVariants.variant_combination_ids;
+		await sb.control('POST', '/faults', { latencyMs: 50 });
+		const { items, error } = await runNode({
+			parameters: { ...fromSheet, additionalFields: { variantCombinationId: '={{ $json.variant }}' } },
+			items: variants.map((variant, i) => ({ product_id: withVariants.product_id, stock: 10 + i, variant: String(variant) })),
+			credentials: credentials(),
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => [i.json.variant_combination_id, i.json.new_stock])).toEqual(variants.map((v, i) => [v, 10 + i]));
+		expect((await sb.control('GET', '/stats')).maxInFlight).toBe(variants.length);
+	});
+
 	test.each([
 		['-1', 'Stock must be 0 or more, but got -1 (stock cannot be negative).'],
 		['12.5', 'Stock must be a whole number, but got "12.5".'],
