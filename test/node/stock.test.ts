@@ -228,7 +228,11 @@ describe('Stock > Update in the n8n engine', () => {
 		const rows = [foreign, ...simple.slice(12, 16)].map((p) => ({ product_id: p.product_id, stock: 1 }));
 		const { error } = await runNode({ parameters: { ...fromSheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
 		expect(error?.message).toBe('The product belongs to another seller');
-		expect(error?.description).toMatch(/Row 1 of 5 failed; 0 rows were applied, the other 5 not\./);
+		expect(error?.description).toBe(
+			`API code: forbidden_product. The API said: Product ${foreign.product_id} does not belong to this seller. This app can change only its own seller's products. ` +
+				"Check the Product ID, or use the credential of the seller who owns this product. Row 1 of 5 failed; 0 rows were applied, the other 5 not. " +
+				'Stock updates set absolute values, so running the whole sheet again is safe: rows already applied are set to the same values.',
+		);
 		expect((await sb.control('GET', '/stats')).requests).toBe(1);
 	});
 });

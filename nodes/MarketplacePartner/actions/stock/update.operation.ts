@@ -301,8 +301,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// Rows that set the same product (or variant) are sent one after the other, in sheet order: a
 	// retry must not let an earlier row overwrite a later one.
 	const previousOfTarget = new Map<string, Promise<unknown>>();
-	// Per row: its result, its error, or nothing when it was never started.
-	const results = await mapWithConcurrency(items.length, ROWS_IN_PROGRESS, async (i): Promise<INodeExecutionData | Error | undefined> => {
+	// Per row: its result or its error (every row is started; once the run stops, a row fails unsent).
+	const results = await mapWithConcurrency(items.length, ROWS_IN_PROGRESS, async (i): Promise<INodeExecutionData | Error> => {
 		const row = prepared[i];
 		if ('error' in row) return errorItem(row.error, i);
 		const target = `${row.body.product_id ?? `sku:${row.body.sku}`}/${row.body.variant_combination_id ?? ''}`;
@@ -333,8 +333,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
  * Without Continue On Fail the run stops at the first row that fails for good: the error says how
  * far the sheet got, which row failed, and that running it again is safe.
  */
-function withSheetSummary(failure: NodeApiError | NodeOperationError, results: Array<INodeExecutionData | Error | undefined>) {
-	const applied = results.filter((r) => r !== undefined && !(r instanceof Error) && r.json.error === undefined).length;
+function withSheetSummary(failure: NodeApiError | NodeOperationError, results: Array<INodeExecutionData | Error>) {
+	// Only without Continue On Fail, so no row holds an error item: every result that is not an Error was applied.
+	const applied = results.filter((r) => !(r instanceof Error)).length;
 	const row = (failure.context.itemIndex as number) + 1;
 	const total = results.length;
 	const summary =
