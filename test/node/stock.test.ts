@@ -224,6 +224,22 @@ describe('Stock > Update in the n8n engine', () => {
 		}
 	});
 
+	test('a row that fails while an earlier row waits out a 429: the failed row is the error, and the waiting row is not sent', async () => {
+		const waiting = simple[17];
+		const before = await stockOf(waiting.product_id);
+		// The first request to arrive (row 1's, as a rule) is answered 429 with Retry-After: 1.
+		await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 1 });
+		const { error } = await runNode({
+			parameters: fromSheet,
+			items: [{ product_id: waiting.product_id, stock: before + 1 }, { product_id: foreign.product_id, stock: 1 }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe('The product belongs to another seller');
+		expect(error?.context?.itemIndex).toBe(1);
+		expect(error?.description).toMatch(/ Row 2 of 2 failed; 0 rows were applied, the other 2 not\. /);
+		expect(await stockOf(waiting.product_id)).toBe(before);
+	});
+
 	test('without Continue On Fail, rows after the failed one are not sent', async () => {
 		const rows = [foreign, ...simple.slice(12, 16)].map((p) => ({ product_id: p.product_id, stock: 1 }));
 		const { error } = await runNode({ parameters: { ...fromSheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
