@@ -111,6 +111,8 @@ describe('Stock › Update under a rate limit', () => {
 			expect(applied.length + limited.length + notSent.length).toBe(sheetRows.length);
 			expect((limited[0].json.details as { description: string; httpCode: string })).toMatchObject({ httpCode: '429' });
 			expect((notSent[0].json.details as { description: string }).description).toMatch(/Nothing in this run succeeded for 2 s/);
+			// Never sent: no API code or status, not even as undefined keys.
+			expect(Object.keys(notSent[0].json.details as object)).toEqual(['description', 'notSent', 'itemIndex']);
 			expect(notSent[0].json.error).toBe('Not sent: the node stopped before sending this request');
 			// The witness: the one applied row is at its value; every other row is untouched.
 			const after = await stocks();

@@ -104,12 +104,18 @@ describe('Stock > Update in the n8n engine', () => {
 		expect(items[4].json).toMatchObject({ details: { code: 'variant_required' } });
 		expect(items[5].json.error).toBe('Product ID must be a whole number, but got "abc".');
 		// A refused value reads like an API error: a code, what to do, and which item it was.
-		expect(items[5].json.details).toEqual({
+		// Exactly these fields, none present and undefined (a later node's Object.keys would see it).
+		expect(items[5].json.details).toStrictEqual({
 			code: 'invalid_value',
 			description: expect.stringMatching(/^Nothing was sent for this item\. Fix the value/),
 			itemIndex: 5,
 		});
-		expect(items[2].json.details).toMatchObject({ itemIndex: 2 });
+		expect(items[2].json.details).toStrictEqual({
+			description: expect.stringMatching(/^API code: forbidden_product\. /),
+			code: 'forbidden_product',
+			httpCode: '403',
+			itemIndex: 2,
+		});
 		expect(items[6].json).toMatchObject({ new_stock: 8 });
 		// The invalid rows never reached the API; the others did, once each.
 		expect((await sb.control('GET', '/stats')).requests).toBe(5);
