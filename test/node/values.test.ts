@@ -34,6 +34,18 @@ describe('toWholeNumber: spreadsheet values', () => {
 		expect(toWholeNumber(undefined, 'Variant', { optional: true })).toBeUndefined();
 		expect(() => toWholeNumber('x', 'Variant', { optional: true })).toThrow(/whole number/);
 	});
+
+	test.each([
+		[true, 'true'],
+		[{ id: 7 }, '{"id":7}'],
+		[[3], '[3]'],
+	])('%j is the wrong kind of value, optional or not, and is quoted', (value, quoted) => {
+		for (const optional of [false, true]) {
+			expect(() => toWholeNumber(value, 'Variant Combination ID', { optional, min: 1 })).toThrow(
+				new Error(`Variant Combination ID must be a whole number, but got ${quoted}.`),
+			);
+		}
+	});
 });
 
 describe('toApiDateTime', () => {

@@ -11,8 +11,10 @@ export function toWholeNumber(
 	{ min = 0, optional = false, why }: { min?: number; optional?: boolean; why?: string } = {},
 ): number | undefined {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	// A checkbox or a nested value is not empty: it is the wrong kind of value, as toSku says too.
+	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be a whole number, but got ${JSON.stringify(value)}.`);
 	if (text === undefined || text === '') {
-		if (optional && (value === undefined || value === null || text === '')) return undefined;
+		if (optional) return undefined;
 		throw new Error(`${field} is empty; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
 	}
 	if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
