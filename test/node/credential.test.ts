@@ -24,9 +24,12 @@ describe('credential test (/ping.php)', () => {
 		}
 	}
 
-	test('every node names the same test, and the credential has no declarative test that n8n would run instead', () => {
+	test('every node names this credential and the same test, and the credential has no declarative test that n8n would run instead', () => {
 		// n8n's tester prefers a credential's own `test` over any node's `testedBy`.
 		expect((new MarketplacePartnerApi() as { test?: unknown }).test).toBeUndefined();
+		// n8n finds a node's credential by the credential type's name.
+		const { name } = new MarketplacePartnerApi();
+		for (const nodeType of nodeTypesUsingCredential()) expect(nodeType.description.credentials?.map((c) => c.name)).toEqual([name]);
 		const tests = nodeTypesUsingCredential().map((nodeType) => credentialTestsOf(nodeType));
 		for (const { test } of tests) expect(test).toBe(tests[0].test);
 		expect(typeof tests[0].test).toBe('function');
