@@ -64,7 +64,7 @@ describe('toApiDateTime', () => {
 		expect(toApiDateTime(new Date(Date.UTC(2026, 0, 31, 14)), 'Updated After')).toBe('2026-01-31 14:00:00');
 	});
 
-	test.each(['yesterday', '31.01.2026', ''])('%j is refused with the field name', (value) => {
+	test.each(['yesterday', '31.01.2026', '', 'on 2026-01-31 14:00:00', '2026-01-31 14:00:00 tomorrow'])('%j is refused with the field name', (value) => {
 		expect(() => toApiDateTime(value, 'Updated After')).toThrow(/Updated After must be a date and time/);
 	});
 });
