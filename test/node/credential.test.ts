@@ -72,7 +72,28 @@ describe('credential test (/ping.php)', () => {
 
 	test('a Base URL that is not the Partner API says to check the URL', async () => {
 		const result = await testAgainstAnswer(200, 'text/html', '<html>hello</html>');
-		expect(result.message).toMatch(/Base URL does not answer like the Partner API/);
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'The Base URL does not answer like the Partner API (HTTP 200): check it is the partner API address ending in /v1.',
+		});
+	});
+
+	test.each([300, 503])('an answer of HTTP %i is not a success, even with {"ok":true}', async (status) => {
+		const result = await testAgainstAnswer(status, 'application/json', JSON.stringify({ ok: true, data: { pong: true } }));
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The Base URL does not answer like the Partner API (HTTP ${status}): check it is the partner API address ending in /v1.`,
+		});
+	});
+
+	test('Base URL, Client ID and Header Prefix pasted with spaces or a line break around them work as typed without', async () => {
+		// (Secrets are keys: their bytes are used as given.)
+		const app = sb.apps['seller-a-full'];
+		const padded = { ...app, clientId: ` ${app.clientId}\n` };
+		expect(await testCredential(credentialsFor(`  ${sb.baseUrl}/ `, padded, { headerPrefix: ' X-SVC- ' }))).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 	});
 
 	test('a Base URL with plain http to a public host is refused before sending', async () => {

@@ -20,11 +20,12 @@ const REFUSALS: Record<string, string> = {
 
 /** The verdict on a /ping.php answer of any status and body shape. */
 export function judgePing(statusCode: number, body: unknown): INodeCredentialTestResult {
-	const envelope = body && typeof body === 'object' ? (body as { ok?: unknown }) : undefined;
-	if (statusCode >= 200 && statusCode < 300 && envelope?.ok === true) return { status: 'OK', message: 'Connection successful!' };
+	// Any JSON value or text: `ok` is read off whatever came (a string or number has none).
+	const { ok } = (body ?? {}) as { ok?: unknown };
+	if (statusCode >= 200 && statusCode < 300 && ok === true) return { status: 'OK', message: 'Connection successful!' };
 	const { code } = readErrorBody(body);
 	if (code && REFUSALS[code]) return { status: 'Error', message: REFUSALS[code] };
-	if (envelope?.ok === false) {
+	if (ok === false) {
 		return {
 			status: 'Error',
 			message: `The API refused the credentials (HTTP ${statusCode}${code ? `, ${code}` : ''}). Check Client ID, Client Secret and Header Prefix.`,
