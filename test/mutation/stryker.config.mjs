@@ -43,9 +43,10 @@ export default {
 	incremental: true,
 	incrementalFile: 'test/mutation/stryker-incremental.json',
 	ignorePatterns: ['.state', 'dist', 'docs', 'coverage', 'reports', 'bench/results'],
-	// live-survivors.mjs: survivors as they are found (reports/mutation/survivors.jsonl).
-	appendPlugins: ['./test/mutation/live-survivors.mjs'],
-	reporters: ['clear-text', 'progress', 'html', 'json', 'live-survivors'],
+	// live-survivors.mjs: survivors as they are found (reports/mutation/survivors.jsonl);
+	// checkpoint.mjs: the results so far, every minute, so a long run that stops can be resumed.
+	appendPlugins: ['./test/mutation/live-survivors.mjs', './test/mutation/checkpoint.mjs'],
+	reporters: ['clear-text', 'progress', 'html', 'json', 'live-survivors', 'checkpoint'],
 	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
 	thresholds: { high: 95, low: 90, break: 90 },
