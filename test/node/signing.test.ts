@@ -147,6 +147,8 @@ describe('the credential signer, as n8n calls it', () => {
 	test.each([
 		['plain http to a public host', { baseUrl: 'http://partner.example.com/api/partner/v1' }, /https/],
 		['no version segment', { baseUrl: 'https://partner.example.com/api/partner' }, /end in the version segment/],
+		['a path past the version segment', { baseUrl: 'https://partner.example.com/api/partner/v1/orders.php' }, /end in the version segment/],
+		['another protocol, even to a loopback host', { baseUrl: 'ftp://127.0.0.1/api/partner/v1' }, /must use https/],
 		['not a URL', { baseUrl: 'partner.example.com' }, /not a URL/],
 		['no secret', { clientSecret: '' }, /no Client Secret/],
 		['a bad header prefix', { headerPrefix: 'X SVC' }, /Header Prefix/],
