@@ -79,7 +79,7 @@ function retryAfterMs(header: unknown): number | undefined {
 function networkCode(error: unknown): string | undefined {
 	const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
 	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter(Boolean).join(' ');
-	return RETRYABLE_NETWORK.test(text) ? (text.match(RETRYABLE_NETWORK)?.[0] ?? 'network error') : undefined;
+	return text.match(RETRYABLE_NETWORK)?.[0];
 }
 
 export async function apiRequest(
