@@ -2,6 +2,7 @@
 import { logsSince, mark } from '../helpers/logs';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
 describe('Order operations in the n8n engine', () => {
 	let sb: RunningSandbox;
@@ -33,6 +34,22 @@ describe('Order operations in the n8n engine', () => {
 			.map((o) => o.order_item_id);
 		expect(items.map((i) => i.json.order_item_id)).toEqual(newest);
 		expect(newest).not.toEqual(all.slice(0, 7).map((o) => o.order_item_id));
+	});
+
+	test('Newest First: order items created in the same second come newest id first, also across a digit boundary (99999, 100000)', async () => {
+		const at = '2026-05-01 10:00:00';
+		const orders = [99999, 100000, 100001, 9].map((order_item_id) => ({ order_item_id, created_at: at }));
+		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, sort: 'newestFirst' },
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json.order_item_id)).toEqual([100001, 100000, 99999, 9]);
+		} finally {
+			await api.close();
+		}
 	});
 
 	test('a limit over one page follows the pages and stops at the limit', async () => {

@@ -289,6 +289,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				['external_ref', 'External Reference', false, 'string'],
 			]);
 			expect((await columnsOf('productId'))[0]).toMatchObject({ id: 'product_id', displayName: 'Product ID', required: true });
+			// Every field shown in the mapper, none offered for matching: a stock update matches
+			// nothing, it sets the value (n8n's mapper would otherwise show "Columns to match on").
+			for (const field of fields) expect(field).toMatchObject({ display: true, defaultMatch: false, canBeUsedToMatch: false });
 		});
 	});
 });
