@@ -86,11 +86,11 @@ describe('credential test (/ping.php)', () => {
 		});
 	});
 
-	test('Base URL, Client ID and Header Prefix pasted with spaces or a line break around them work as typed without', async () => {
+	test('Base URL (trailing slashes too), Client ID and Header Prefix pasted with spaces or a line break around them work as typed without', async () => {
 		// (Secrets are keys: their bytes are used as given.)
 		const app = sb.apps['seller-a-full'];
 		const padded = { ...app, clientId: ` ${app.clientId}\n` };
-		expect(await testCredential(credentialsFor(`  ${sb.baseUrl}/ `, padded, { headerPrefix: ' X-SVC- ' }))).toEqual({
+		expect(await testCredential(credentialsFor(`  ${sb.baseUrl}// `, padded, { headerPrefix: ' X-SVC- ' }))).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});

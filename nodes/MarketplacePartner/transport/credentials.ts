@@ -1,4 +1,5 @@
-// Reading and validating the credential's fields, for the signer and for the node alike.
+// Reading and validating the credential's request fields, for the signer and for the node alike
+// (the webhook trigger reads its two secrets itself: they are keys, used as given).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
@@ -11,8 +12,6 @@ export interface PartnerCredentials {
 	baseUrl: string;
 	clientId: string;
 	clientSecret: string;
-	webhookSecret: string;
-	previousWebhookSecret: string;
 	headerPrefix: string;
 }
 
@@ -50,8 +49,6 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 		baseUrl,
 		clientId,
 		clientSecret,
-		webhookSecret: String(credentials.webhookSecret ?? ''),
-		previousWebhookSecret: String(credentials.previousWebhookSecret ?? ''),
 		headerPrefix,
 	};
 }
