@@ -7,6 +7,7 @@ describe('reading error bodies of any shape', () => {
 	test.each([
 		[{ ok: false, error: { code: 'forbidden_product', message: 'no', field: 'product_id' } }, { code: 'forbidden_product', message: 'no', field: 'product_id' }],
 		[{ error: 'invalid_signature', message: 'bad' }, { code: 'invalid_signature', message: 'bad', field: undefined }],
+		[{ error: 'invalid_field', message: 'bad', field: 'stock' }, { code: 'invalid_field', message: 'bad', field: 'stock' }],
 		[{ code: 'order_not_found', message: 'gone' }, { code: 'order_not_found', message: 'gone', field: undefined }],
 		['{"error":{"code":"expired_timestamp"}}', { code: 'expired_timestamp', message: undefined, field: undefined }],
 		['<html>Bad gateway</html>', {}],
@@ -14,6 +15,20 @@ describe('reading error bodies of any shape', () => {
 		[[1, 2], { code: undefined, message: undefined, field: undefined }],
 	])('%j', (body, expected) => {
 		expect(readErrorBody(body)).toEqual(expected);
+	});
+});
+
+describe('an answer that is not an API error: the start of its body, on one line', () => {
+	const shown = (body: unknown) => apiErrorFromResponse(node, 502, body).description.replace("Check the credential's Base URL. Response started with: ", '');
+
+	test.each([
+		['  <html>\n  Bad   gateway\n</html>\n', '<html> Bad gateway </html>'],
+		[{ status: 'down' }, '{"status":"down"}'],
+		['', '(empty)'],
+		['x'.repeat(300), 'x'.repeat(300)],
+		['x'.repeat(301), `${'x'.repeat(300)}…`],
+	])('%j is shown as %j', (body, expected) => {
+		expect(shown(body)).toBe(expected);
 	});
 });
 
