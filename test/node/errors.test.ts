@@ -33,6 +33,15 @@ describe('an answer that is not an API error: the start of its body, on one line
 });
 
 describe('error messages', () => {
+	test.each([
+		// The API's own full stops and trailing space are dropped, one full stop is ours.
+		[403, { error: { code: 'forbidden_product', message: 'Product 7 is not yours. . ' } }, `API code: forbidden_product. The API said: Product 7 is not yours. ${API_ERRORS.forbidden_product.description}`],
+		[403, { error: { code: 'forbidden_product' } }, `API code: forbidden_product. ${API_ERRORS.forbidden_product.description}`],
+		[422, { error: { code: 'stock_too_high', message: 'Too high', field: 'stock' } }, 'API code: stock_too_high. The API said: Too high (field: stock).'],
+	])('HTTP %i %j: the description reads %j', (status, body, description) => {
+		expect(apiErrorFromResponse(node, status, body).description).toBe(description);
+	});
+
 	test('every code of the spec gets its own message and what-to-do, not the fallback', () => {
 		const specCodes = ['missing_auth_headers', 'invalid_signature', 'expired_timestamp', 'order_not_found', 'product_not_found', 'forbidden_product'];
 		const messages = specCodes.map((code) => {

@@ -199,8 +199,6 @@ export function explainBySku(error: NodeApiError): NodeApiError {
  * nothing was changed by it, so it is told apart from a request the API refused.
  */
 export class NotSentError extends NodeOperationError {
-	readonly notSent = true;
-
 	constructor(node: INode, reason: string, itemIndex?: number) {
 		super(node, 'Not sent: the node stopped before sending this request', { description: reason, itemIndex });
 	}
