@@ -19,7 +19,7 @@ describe('reading error bodies of any shape', () => {
 });
 
 describe('an answer that is not an API error: the start of its body, on one line', () => {
-	const shown = (body: unknown) => apiErrorFromResponse(node, 502, body).description.replace("Check the credential's Base URL. Response started with: ", '');
+	const shown = (body: unknown) => (apiErrorFromResponse(node, 502, body).description ?? '').replace("Check the credential's Base URL. Response started with: ", '');
 
 	test.each([
 		['  <html>\n  Bad   gateway\n</html>\n', '<html> Bad gateway </html>'],
