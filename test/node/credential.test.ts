@@ -70,17 +70,13 @@ describe('credential test (/ping.php)', () => {
 		expect(result.message).toMatch(/deactivated/);
 	});
 
-	test('a Base URL that is not the Partner API says to check the URL', async () => {
-		const result = await testAgainstAnswer(200, 'text/html', '<html>hello</html>');
-		expect(result).toEqual({
-			status: 'Error',
-			message: 'The Base URL does not answer like the Partner API (HTTP 200): check it is the partner API address ending in /v1.',
-		});
-	});
-
-	test.each([300, 503])('an answer of HTTP %i is not a success, even with {"ok":true}', async (status) => {
-		const result = await testAgainstAnswer(status, 'application/json', JSON.stringify({ ok: true, data: { pong: true } }));
-		expect(result).toEqual({
+	test.each([
+		[200, 'text/html', '<html>hello</html>'],
+		// Not a success even with {"ok":true}: only a 2xx answer is.
+		[300, 'application/json', JSON.stringify({ ok: true, data: { pong: true } })],
+		[503, 'application/json', JSON.stringify({ ok: true, data: { pong: true } })],
+	])('a Base URL answering HTTP %i (%s) %s is not the Partner API: check the URL', async (status, contentType, body) => {
+		expect(await testAgainstAnswer(status, contentType, body)).toEqual({
 			status: 'Error',
 			message: `The Base URL does not answer like the Partner API (HTTP ${status}): check it is the partner API address ending in /v1.`,
 		});
