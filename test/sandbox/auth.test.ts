@@ -58,6 +58,13 @@ describe('sandbox authentication over HTTP', () => {
 		expect(res.json).toEqual({ ok: false, error: { code: 'missing_auth_headers', message: expect.stringContaining(h) } });
 	});
 
+	// An empty value is no value: it must not fall through to invalid_timestamp or invalid_signature.
+	test.each(['X-SVC-CLIENT-ID', 'X-SVC-TIMESTAMP', 'X-SVC-SIGNATURE'])('with %s sent empty: missing_auth_headers', async (h) => {
+		const res = await full.get('/ping.php', { headers: { [h]: '' } });
+		expect(res.status).toBe(401);
+		expect(res.json.error).toEqual({ code: 'missing_auth_headers', message: `Missing authentication headers: ${h}.` });
+	});
+
 	test('an unknown client is answered like a bad signature', async () => {
 		const stranger = new PartnerClient(sb.baseUrl, 'cli_nobody', 'whatever');
 		const res = await stranger.get('/ping.php');
@@ -133,7 +140,9 @@ describe('sandbox authentication over HTTP', () => {
 		expect(Math.abs(serverMs - Date.now())).toBeLessThan(5000);
 	});
 
-	test.each([-290, 290])('a timestamp %i s away is inside the tolerance', async (delta) => {
+	// Exactly 300 s ahead is still inside ("more than 300 seconds" is refused); the server's clock can
+	// only have moved on since the client read it, which brings it closer, never past.
+	test.each([-290, 290, 300])('a timestamp %i s away is inside the tolerance', async (delta) => {
 		expect((await full.get('/ping.php', { timestamp: now() + delta })).status).toBe(200);
 	});
 
