@@ -1,4 +1,5 @@
 // Retries and clock correction under the sandbox's injected faults, in the n8n engine.
+import net from 'node:net';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
@@ -76,6 +77,52 @@ describe('retries and clock correction', () => {
 		});
 		expect(error?.message).toBe('Could not reach the Partner API: the connection was refused');
 		expect(error?.description).toMatch(/last error: ECONNREFUSED.*Nothing in this run succeeded for 1 s .*no answer \(ECONNREFUSED\)/);
+	});
+
+	test('dropped connections hold back rows not yet sent: only the rows in flight are tried, the rest are "not sent"', async () => {
+		await sb.control('POST', '/faults', { rateDrop: 1 }); // dropped before they are read: nothing is applied
+		const rows = productIds.slice(0, 20).map((product_id) => ({ product_id, stock: 4 }));
+		const { items, error } = await runNode({
+			parameters: { ...sheet, options: { concurrency: 4, giveUpAfter: 1 } },
+			items: rows,
+			credentials: credentials(),
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		const tried = items.filter((i) => i.json.error === 'Could not reach the Partner API: the connection was closed before an answer came');
+		const notSent = items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true);
+		// Concurrency's (4) failures in a row hold new rows back: the 4 in flight, and at most the 3
+		// that started while the first failures came in.
+		expect(tried.length).toBeGreaterThanOrEqual(4);
+		expect(tried.length).toBeLessThanOrEqual(7);
+		expect(tried.length + notSent.length).toBe(rows.length);
+	});
+
+	// A Base URL pointing at a service that does not speak HTTP (a wrong port): no retry can help.
+	test('an answer that is not HTTP fails at once, without a retry, and the rows after it are not sent', async () => {
+		let connections = 0;
+		const server = net.createServer((socket) => {
+			connections++;
+			socket.on('error', () => undefined);
+			socket.end('SSH-2.0-OpenSSH_9.2\r\n');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const baseUrl = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/api/partner/v1`;
+			const rows = productIds.slice(0, 3).map((product_id) => ({ product_id, stock: 4 }));
+			const started = Date.now();
+			const { error } = await runNode({
+				parameters: { ...sheet, options: { concurrency: 1, giveUpAfter: 5 } },
+				items: rows,
+				credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']),
+			});
+			expect(error?.message).toMatch(/^Parse Error: Expected HTTP\//);
+			expect(error?.context?.itemIndex).toBe(0);
+			expect(connections).toBe(1);
+			expect(Date.now() - started).toBeLessThan(5000);
+		} finally {
+			server.close();
+		}
 	});
 
 	test('a Retry-After longer than Give Up After is not waited for: the error says so at once', async () => {
