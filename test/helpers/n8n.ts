@@ -64,6 +64,9 @@ class NodeTypes implements INodeTypes {
 
 /** Hands the node the test credentials and applies the credential type's real `authenticate`. */
 class CredentialsHelper extends ICredentialsHelper {
+	/** How often a node asked for a credential (in n8n: a database read and a decryption each). */
+	reads = 0;
+
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -96,6 +99,7 @@ class CredentialsHelper extends ICredentialsHelper {
 	}
 
 	async getDecrypted(_a: IWorkflowExecuteAdditionalData, _n: unknown, type: string): Promise<ICredentialDataDecryptedObject> {
+		this.reads++;
 		const found = this.data[type];
 		if (!found) throw new Error(`No test credentials of type ${type}`);
 		return { ...found };
@@ -133,6 +137,8 @@ export interface NodeRun {
 	outputs: INodeExecutionData[][];
 	/** The execution's error, when the node failed the run. */
 	error?: { message: string; description?: string | null; context?: IDataObject; httpCode?: string };
+	/** How often the run asked n8n for the credential. */
+	credentialReads: number;
 }
 
 const SHEET_TYPE = 'test.sheet';
@@ -185,11 +191,11 @@ export async function runNode(options: {
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const connections: IConnections = { Sheet: { main: [[{ node: node.name, type: 'main', index: 0 }]] } };
-	const run = await runWorkflow([sheet, node], connections, sheet.name, [{}], { marketplacePartnerApi: options.credentials });
+	const { run, credentialReads } = await runWorkflow([sheet, node], connections, sheet.name, [{}], { marketplacePartnerApi: options.credentials });
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const outputs = (taskData?.data?.main ?? []) as INodeExecutionData[][];
 	const error = run.data.resultData.error as NodeRun['error'];
-	return { run, items: outputs[0] ?? [], outputs, error };
+	return { run, items: outputs[0] ?? [], outputs, error, credentialReads };
 }
 
 /** What the engine needs of an n8n instance around it, with the test credentials helper. */
@@ -220,7 +226,7 @@ export async function runWorkflow(
 	startNodeName: string,
 	inputItems: IDataObject[],
 	credentials: Record<string, ICredentialDataDecryptedObject>,
-): Promise<IRun> {
+): Promise<{ run: IRun; credentialReads: number }> {
 	const workflowData: IWorkflowBase = {
 		id: 'test-workflow',
 		name: 'test',
@@ -261,5 +267,6 @@ export async function runWorkflow(
 	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
 	await execute.processRunExecutionData(workflow);
-	return await done;
+	const run = await done;
+	return { run, credentialReads: (additionalData.credentialsHelper as CredentialsHelper).reads };
 }

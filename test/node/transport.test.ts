@@ -177,6 +177,30 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(api.requests).toHaveLength(0);
 	});
 
+	test('requests ask for JSON as the spec says; only a request with a body declares one', async () => {
+		api = await startScriptedApi([ok({ pong: true }), ok({ product_id: 7, new_stock: 3 })]);
+		const credentials = credentialsFor(api.baseUrl, app);
+		expect((await runNode({ parameters: ping, credentials })).error).toBeUndefined();
+		const stock = { resource: 'stock', operation: 'update', productId: 7, stock: 3 };
+		expect((await runNode({ parameters: stock, credentials })).error).toBeUndefined();
+		const [get, post] = api.requests;
+		expect([get.method, post.method]).toEqual(['GET', 'POST']);
+		expect(get.headers.accept).toBe('application/json');
+		expect(get.headers).not.toHaveProperty('content-type');
+		expect(post.headers.accept).toBe('application/json');
+		expect(post.headers['content-type']).toBe('application/json');
+	});
+
+	// In n8n each read is a database query and a decryption: a sheet must not pay for one per row.
+	test('a run reads its credential once, however many items it sends', async () => {
+		api = await startScriptedApi([ok({ pong: true })]);
+		const { error, credentialReads, items } = await runNode({ parameters: ping, items: Array.from({ length: 25 }, (_, row) => ({ row })), credentials: credentialsFor(api.baseUrl, app) });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(25);
+		expect(api.requests).toHaveLength(25);
+		expect(credentialReads).toBe(1);
+	});
+
 	test('a refusal of the second of two pings names item 1', async () => {
 		api = await startScriptedApi([ok({ pong: true }), refusal(403, 'client_inactive')]);
 		const { error } = await runNode({ parameters: ping, items: [{ row: 1 }, { row: 2 }], credentials: credentialsFor(api.baseUrl, app) });

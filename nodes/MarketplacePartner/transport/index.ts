@@ -101,8 +101,8 @@ export async function apiRequest(
 
 	for (;;) {
 		if (!(await policy.acquire(attempts > 0))) throw stopped(this, policy, lastError, itemIndex);
-		const headers: IDataObject = { Accept: 'application/json' };
-		if (rawBody !== undefined) headers['Content-Type'] = 'application/json';
+		// Accept and Content-Type come from the credential's signer, which every request goes through.
+		const headers: IDataObject = {};
 		const offset = clockOffsets.get(credentials.baseUrl);
 		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
 
