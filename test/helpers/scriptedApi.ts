@@ -1,6 +1,6 @@
 // A loopback HTTP server that plays back scripted answers, for answers the sandbox never gives
-// (a 500 or 501, a Retry-After on a 503, a success without the envelope, a request left unanswered,
-// no Date header).
+// (a 500 or 501, a Retry-After on a 503, a success without the envelope, a request left unanswered
+// or dropped, no Date header).
 // It records each request as it arrived: when, the target, the headers and the raw body.
 import http from 'node:http';
 
@@ -11,6 +11,8 @@ export interface Answer {
 	body?: unknown;
 	/** Accept the request and never answer it. */
 	hang?: boolean;
+	/** Close the connection without an answer. */
+	drop?: boolean;
 }
 
 export interface ScriptedRequest {
@@ -41,6 +43,7 @@ export async function startScriptedApi(answers: Answer[]): Promise<ScriptedApi> 
 			requests.push({ at, method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
 			const answer = answers[Math.min(requests.length, answers.length) - 1];
 			if (answer.hang) return;
+			if (answer.drop) return void req.socket.destroy();
 			res.sendDate = false; // a Date header only where the script gives one
 			const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? '');
 			res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);

@@ -111,6 +111,18 @@ describe('answers to a request by SKU', () => {
 		expect(missing.description).not.toMatch(/Product ID/);
 		expect(bySku(403, { error: { code: 'forbidden_product' } }).message).toBe('The SKU belongs to another seller');
 	});
+
+	// A server failing is not the API asking for product_id, whatever its message mentions.
+	test('an HTTP 500 that mentions product_id keeps its own message', () => {
+		const error = bySku(500, { error: { code: 'internal_error', message: 'product_id index is rebuilding' } });
+		expect(error.message).toBe('The Partner API refused the request (HTTP 500, internal_error)');
+	});
+
+	test('without an API code, the description starts with what the API said', () => {
+		const error = bySku(400, { error: { message: 'product_id is required.', field: 'product_id' } });
+		expect(error.message).toBe('This marketplace does not accept updates by SKU');
+		expect(error.description).toMatch(/^The API said: product_id is required \(field: product_id\)\. The node sent the product as sku/);
+	});
 });
 
 describe('network errors in words', () => {

@@ -177,6 +177,38 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(api.requests).toHaveLength(0);
 	});
 
+	// Backoff without Retry-After: 125–250 ms, then 250–500 ms, then 500–1000 ms (jittered, doubling).
+	test.each([
+		['a dropped connection', { status: 0, drop: true }],
+		['a 503 without Retry-After', refusal(503, 'service_unavailable')],
+	])('%s is retried after a backoff that starts at a quarter second and doubles', async (_, failure) => {
+		const { error, requests } = await pingWith([failure, failure, failure, ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(4);
+		const waited = requests[3].at - requests[0].at;
+		expect(waited).toBeGreaterThanOrEqual(875);
+		// Two steps further along the curve would be 3.5 s at least.
+		expect(waited).toBeLessThan(3000);
+	});
+
+	test('dropped connections until Give Up After: the error counts the attempts and says why the node stopped', async () => {
+		const { error, requests } = await pingWith([{ status: 0, drop: true }], { giveUpAfter: 1 });
+		expect(error?.message).toBe('Could not reach the Partner API: the connection was closed before an answer came');
+		expect(error?.description).toMatch(
+			new RegExp(`^Tried ${requests.length} times \\(last error: [^)]+\\)\\. Check the credential's Base URL \\(http://127\\.0\\.0\\.1:\\d+/api/partner/v1\\) and that the API is reachable from this n8n\\. Nothing in this run succeeded for 1 s `),
+		);
+		expect(requests.length).toBeGreaterThanOrEqual(2);
+	});
+
+	test('a 200 that is not the envelope stops a sheet at Concurrency 1 before its next row is sent', async () => {
+		api = await startScriptedApi([{ status: 200, body: '<html>maintenance</html>' }, ok({ product_id: 2, new_stock: 1 })]);
+		const rows = [1, 2, 3].map((product_id) => ({ product_id, stock: 1 }));
+		const stock = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', options: { concurrency: 1 } };
+		const { error } = await runNode({ parameters: stock, items: rows, credentials: credentialsFor(api.baseUrl, app) });
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(api.requests).toHaveLength(1);
+	});
+
 	test('requests ask for JSON as the spec says; only a request with a body declares one', async () => {
 		api = await startScriptedApi([ok({ pong: true }), ok({ product_id: 7, new_stock: 3 })]);
 		const credentials = credentialsFor(api.baseUrl, app);
