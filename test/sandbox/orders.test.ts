@@ -148,24 +148,33 @@ describe('sandbox orders', () => {
 		expect(res.status).toBe(400);
 		expect(res.json.error).toMatchObject({ code: 'invalid_parameter', field: 'order_item_id' });
 	});
-
-	test('every product in an order detail carries a valid EAN-13 barcode', async () => {
-		const { orders } = (await a.get('/orders.php?limit=20')).json.data as { orders: Array<{ order_item_id: number }> };
-		const barcodes = new Set<string>();
-		for (const { order_item_id } of orders) {
-			const { product } = (await a.get(`/order_detail.php?order_item_id=${order_item_id}`)).json.data;
-			expect(product.barcode).toMatch(/^\d{13}$/);
-			const digits = [...product.barcode].map(Number);
-			// GS1: weights 1 and 3 from the left over the first 12 digits; the 13th makes the sum a multiple of 10.
-			const sum = digits.slice(0, 12).reduce((acc, d, i) => acc + d * (i % 2 ? 3 : 1), 0);
-			expect((sum + digits[12]) % 10).toBe(0);
-			barcodes.add(product.barcode);
-		}
-		expect(barcodes.size).toBeGreaterThan(1);
-	});
 });
 
 describe('sandbox seeding', () => {
+	// Its own sandbox: seeding inside the test, so that the mutation run links the barcode code to it.
+	test('every product in an order detail carries a valid EAN-13 barcode', async () => {
+		const sb = await startSandbox({ seed: 11, orders: 40 });
+		const a = sb.apps['seller-a-full'];
+		const client = new PartnerClient(sb.baseUrl, a.clientId, a.clientSecret);
+		try {
+			const { orders } = (await client.get('/orders.php?limit=20')).json.data as { orders: Array<{ order_item_id: number }> };
+			const barcodes = new Set<string>();
+			for (const { order_item_id } of orders) {
+				const { product } = (await client.get(`/order_detail.php?order_item_id=${order_item_id}`)).json.data;
+				expect(product.barcode).toMatch(/^\d{13}$/);
+				const digits = [...product.barcode].map(Number);
+				// GS1: weights 1 and 3 from the left over the first 12 digits; the 13th makes the sum a multiple of 10.
+				const sum = digits.slice(0, 12).reduce((acc, d, i) => acc + d * (i % 2 ? 3 : 1), 0);
+				expect((sum + digits[12]) % 10).toBe(0);
+				barcodes.add(product.barcode);
+			}
+			expect(barcodes.size).toBeGreaterThan(1);
+		} finally {
+			await client.close();
+			await sb.close();
+		}
+	});
+
 	test('the same seed gives the same data and secrets; another seed does not', async () => {
 		const one = await startSandbox({ seed: 42, orders: 30 });
 		const two = await startSandbox({ seed: 42, orders: 30 });
