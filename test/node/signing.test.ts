@@ -309,3 +309,63 @@ describe('the credential signer with every body and header shape n8n may hand it
 		);
 	});
 });
+
+describe('the credential signer: shapes at the edges', () => {
+	const headersOf = (signed: IHttpRequestOptions) => signed.headers as Record<string, string>;
+	const expectSignedAsSent = (signed: IHttpRequestOptions, path: string, body = '', secret = vectors.clientSecret) => {
+		const h = headersOf(signed);
+		expect(h['X-SVC-SIGNATURE']).toBe(signRequest(secret, signed.method!, path, h['X-SVC-TIMESTAMP'], body));
+		expect(signed.body ?? '').toBe(body);
+	};
+
+	test.each([
+		['a base URL with two trailing slashes and a url with a path', { baseURL: `${BASE}//`, url: 'sub/join.php' }, '/sub/join.php'],
+		['a relative url whose query holds an address', { baseURL: BASE, url: 'join.php?next=https://x.example' }, '/join.php?next=https://x.example'],
+	])('URL joining: %s', async (_, parts, path) => {
+		const signed = await signRequestOptions(creds, { method: 'GET', ...parts });
+		expect(signed.url).toBe(`${BASE}${path}`);
+		expectSignedAsSent(signed, path);
+	});
+
+	test('an absolute http:// url (a loopback sandbox) is not prefixed by a base URL', async () => {
+		const loopback = { ...creds, baseUrl: 'http://127.0.0.1:8787/api/partner/v1' };
+		const signed = await signRequestOptions(loopback, { method: 'GET', baseURL: 'https://other.example.com/v1', url: 'http://127.0.0.1:8787/api/partner/v1/join.php' });
+		expect(signed.url).toBe('http://127.0.0.1:8787/api/partner/v1/join.php');
+		expectSignedAsSent(signed, '/join.php');
+	});
+
+	test('a POST whose body is null is sent without a body, signed with the empty body', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/null.php`, body: null as unknown as IHttpRequestOptions['body'] });
+		expect(signed).not.toHaveProperty('body');
+		expect(Object.keys(headersOf(signed)).map((k) => k.toLowerCase())).not.toContain('content-type');
+		expectSignedAsSent(signed, '/null.php');
+	});
+
+	test('a legacy form given as text is sent byte for byte, never decoded and encoded again', async () => {
+		const signed = await signRequestOptions(creds, { method: 'POST', uri: `${BASE}/f.php`, form: 'note=a%20b&x=%2B' } as unknown as IHttpRequestOptions);
+		expectSignedAsSent(signed, '/f.php', 'note=a%20b&x=%2B');
+	});
+
+	test('qs holding only lists gives a query without an empty first part', async () => {
+		const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/lists.php`, qs: { status: ['accepted', 'paid'] } });
+		expect(signed.url).toBe(`${BASE}/lists.php?status=accepted&status=paid`);
+	});
+
+	test('a timestamp header that only ends in digits is not Unix seconds: ignored', async () => {
+		const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/clock3.php`, headers: { 'X-SVC-TIMESTAMP': 'at 1767225600' } });
+		expect(Math.abs(Number(headersOf(signed)['X-SVC-TIMESTAMP']) - Date.now() / 1000)).toBeLessThan(2);
+	});
+
+	// A repeat is backdated within the last minute, never signed for a second still to come.
+	test('the same request many times in a row: timestamps go back at most 59 s, never ahead of the clock', async () => {
+		const stamps: number[] = [];
+		for (let i = 0; i < 61; i++) {
+			const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/repeat.php` });
+			const stamp = Number(headersOf(signed)['X-SVC-TIMESTAMP']);
+			expect(stamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+			stamps.push(stamp);
+		}
+		expect(new Set(stamps).size).toBe(61);
+		expect(Math.min(...stamps)).toBeGreaterThanOrEqual(stamps[0] - 59);
+	});
+});
