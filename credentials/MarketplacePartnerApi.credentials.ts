@@ -77,6 +77,15 @@ export class MarketplacePartnerApi implements ICredentialType {
 			description:
 				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). The spec writes X-SVC- for the service's own prefix; use the one the operator gives you.",
 		},
+		{
+			displayName: 'Time Zone of the API',
+			name: 'timeZone',
+			type: 'string',
+			default: 'UTC',
+			placeholder: 'Europe/Istanbul',
+			description:
+				'The zone the API writes its datetimes (created_at, updated_at) in, as an IANA name. The spec does not say; many marketplaces write their server\'s local time. Used to turn Updated After, Start From and look-backs into the API\'s datetimes. Connection > Check Setup tells you which zone your marketplace uses.',
+		},
 	];
 	// Stryker restore all
 

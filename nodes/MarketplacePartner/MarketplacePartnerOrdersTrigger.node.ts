@@ -6,19 +6,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { apiRequest } from './transport';
+import { apiCredentials, apiRequest } from './transport';
+import { checkPageMoved, readOrdersPage } from './transport/answers';
 import { startRun } from './transport/runPolicy';
 import { mapWithConcurrency } from './transport/concurrency';
-import { toApiDateTime, toWholeNumber } from './helpers/values';
-import {
-	changeKey,
-	formatApiDate,
-	nextSince,
-	parseApiDate,
-	readState,
-	remember,
-	seenSets,
-} from './helpers/orderChanges';
+import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets } from './helpers/orderChanges';
 import { testPartnerApiCredential } from './transport/credentialTest';
 
 const PAGE_SIZE = 100; // the API's maximum
@@ -183,21 +176,23 @@ async function pollChanges(
 	};
 	const staticData = this.getWorkflowStaticData('node');
 	const state = readState(staticData);
+	const { timeZone } = await apiCredentials.call(this);
 	const startedMs = Date.now();
 	// First activation: from "now" (what the window holds becomes the starting point, unemitted),
 	// or from Start From (everything after it is emitted).
 	let startFrom: string | undefined;
 	if (!state && options.startFrom) {
 		try {
-			startFrom = toApiDateTime(options.startFrom, 'Start From');
+			startFrom = toApiDateTime(options.startFrom, 'Start From', timeZone);
 		} catch (error) {
 			throw new NodeOperationError(this.getNode(), (error as Error).message);
 		}
 	}
 	const baseline = !state && !startFrom;
-	const windowStart = state?.since ?? startFrom ?? nextSince('', startedMs, undefined, margins);
+	const windowStart = state?.since ?? startFrom ?? firstSince(startedMs, margins);
 
 	const { entries, settled } = await scanWindow.call(this, windowStart);
+	const pollMs = Date.now() - startedMs;
 	entries.sort((a, b) => String(a.updated_at).localeCompare(String(b.updated_at)) || Number(a.order_item_id) - Number(b.order_item_id));
 
 	const { keys, orderItemIds } = seenSets(state);
@@ -221,7 +216,9 @@ async function pollChanges(
 	}
 
 	// A window read while the list kept moving may have missed entries anywhere in it: keep its start.
-	const since = settled ? nextSince(windowStart, startedMs, newest, margins) : windowStart;
+	const since = settled
+		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: parseApiDate(formatApiDateTime(startedMs, timeZone))! }, margins)
+		: windowStart;
 	const output = await withDetail.call(this, emitted, options);
 	const seen = remember(state?.seen ?? {}, added, since);
 	Object.assign(staticData, { version: 1, since, seen });
@@ -240,20 +237,22 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 	const entries: IDataObject[] = [];
 	for (let scan = 0; scan < MAX_SCANS; scan++) {
 		let moved = false;
-		let expectFirst: unknown;
+		let expectFirst: string | undefined;
+		let previous: IDataObject[] | undefined;
 		for (let offset = 0; ; ) {
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
-			const orders = (data.orders ?? []) as IDataObject[];
-			const pagination = (data.pagination ?? {}) as IDataObject;
+			const { orders, more } = readOrdersPage(data);
+			checkPageMoved(this.getNode(), previous, orders, offset);
+			previous = orders;
 			for (const order of orders) entries.push(order);
-			if (expectFirst !== undefined && orders[0]?.order_item_id !== expectFirst) {
+			if (expectFirst !== undefined && String(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;
 				break;
 			}
-			if (pagination.has_more !== true || orders.length === 0) break;
+			if (!more) break;
 			// The next page starts with this page's last entry, to see whether the list moved.
 			const overlap = orders.length > 1 ? 1 : 0;
-			expectFirst = overlap ? orders[orders.length - 1].order_item_id : undefined;
+			expectFirst = overlap ? String(orders[orders.length - 1].order_item_id) : undefined;
 			offset += orders.length - overlap;
 		}
 		if (!moved) return { entries, settled: true };
@@ -263,12 +262,13 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 
 /** Manual mode ("Fetch Test Event"): the most recent change, as a sample; no state is read or moved. */
 async function latestChange(this: IPollFunctions, events: OrderEvent[], status: string | undefined): Promise<INodeExecutionData | undefined> {
+	const { timeZone } = await apiCredentials.call(this);
 	const now = Date.now();
 	for (const hours of SAMPLE_LOOKBACK_HOURS) {
 		const data = await apiRequest.call(this, 'GET', '/orders.php', {
-			qs: { limit: PAGE_SIZE, status, updated_after: formatApiDate(now - hours * 3_600_000) },
+			qs: { limit: PAGE_SIZE, status, updated_after: formatApiDateTime(now - hours * 3_600_000, timeZone) },
 		});
-		const orders = ((data.orders ?? []) as IDataObject[]).map((entry) => ({
+		const orders = readOrdersPage(data).orders.map((entry) => ({
 			entry,
 			event: (entry.created_at === entry.updated_at ? 'order.created' : 'order.updated') as OrderEvent,
 		}));

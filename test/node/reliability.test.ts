@@ -116,7 +116,10 @@ describe('retries and clock correction', () => {
 				items: rows,
 				credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']),
 			});
-			expect(error?.message).toMatch(/^Parse Error: Expected HTTP\//);
+			expect(error?.message).toBe('The Base URL does not answer in HTTP');
+			expect(error?.description).toContain(
+				`The server at ${new URL(baseUrl).origin} answered something that is not HTTP (HPE_INVALID_CONSTANT Parse Error: Expected HTTP/, RTSP/ or ICE/). Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.`,
+			);
 			expect(error?.context?.itemIndex).toBe(0);
 			expect(connections).toBe(1);
 			expect(Date.now() - started).toBeLessThan(5000);

@@ -82,7 +82,7 @@ describe('the transport against answers the sandbox never gives', () => {
 	test.each([
 		['no envelope', { pong: true }],
 		['ok false without an error', { ok: false }],
-		['ok as text', { ok: 'true', data: { pong: true } }],
+		['ok as a word no backend writes for true', { ok: 'yes', data: { pong: true } }],
 		['no data', { ok: true }],
 		['data that is not an object', { ok: true, data: 'pong' }],
 		['a body that is not JSON', '<html>maintenance</html>'],
@@ -92,6 +92,54 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(error?.message).toBe('The Partner API answered HTTP 200 with a body it does not normally send');
 		expect(error?.httpCode).toBe('200');
 		expect(requests).toHaveLength(1);
+	});
+
+	test.each([
+		['true', true],
+		['1', 1],
+		['"1"', '1'],
+		['"true"', 'true'],
+		['" TRUE "', ' TRUE '],
+	])('a 200 envelope with ok as %s is a success (PHP backends write flags as numbers or text)', async (_, flag) => {
+		const { items, error, requests } = await pingWith([{ status: 200, body: { ok: flag, data: { pong: true } } }]);
+		expect(error).toBeUndefined();
+		expect(items).toEqual([{ json: { pong: true }, pairedItem: { item: 0 } }]);
+		expect(requests).toHaveLength(1);
+	});
+
+	test.each([
+		['a nested error', { ok: false, error: { code: 'client_inactive', message: 'Off.' } }],
+		['a flat error code', { ok: 0, error: 'client_inactive', message: 'Off.' }],
+		['an errors list', { errors: [{ code: 'client_inactive', message: 'Off.' }] }],
+		['a status field', { status: 'error', code: 'client_inactive', message: 'Off.' }],
+	])('an error answered with HTTP 200 and %s is that error, with the API code and message', async (_, body) => {
+		const { items, error, requests } = await pingWith([{ status: 200, body }, ok({ pong: true })]);
+		expect(items).toEqual([]);
+		expect(error?.message).toBe('This partner application is deactivated');
+		expect(error?.description).toMatch(/^API code: client_inactive\. The API said: Off\. /);
+		expect(error?.httpCode).toBe('200');
+		expect(requests).toHaveLength(1);
+	});
+
+	test('a rate limit answered with HTTP 200 is waited out and retried like a 429', async () => {
+		const { items, error, requests } = await pingWith([
+			{ status: 200, headers: { 'retry-after': '1' }, body: { ok: false, error: { code: 'rate_limited', message: 'Slow down.' } } },
+			ok({ pong: true }),
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(requests[1].at - requests[0].at).toBeGreaterThanOrEqual(950);
+	});
+
+	test('an expired timestamp answered with HTTP 200 is corrected from the Date header like a 401', async () => {
+		const date = new Date(Date.now() + 3_600_000).toUTCString();
+		const { items, error, requests } = await pingWith([
+			{ status: 200, headers: { date }, body: { ok: false, error: 'expired_timestamp' } },
+			ok({ pong: true }),
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(Number(requests[1].headers['x-svc-timestamp'])).toBeGreaterThan(Date.now() / 1000 + 3_500);
 	});
 
 	test('a 200 envelope with ok false and an error code is that error', async () => {

@@ -1,7 +1,7 @@
 // The Orders Trigger's memory as plain functions: what a state's key is made of, which saved data
 // counts as a state, and how datetimes are read. The poll tests show them at work against the sandbox.
 import { createHash } from 'node:crypto';
-import { changeKey, nextSince, parseApiDate, readState, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
 
 const entry = {
 	order_item_id: 500001,
@@ -61,7 +61,7 @@ describe('parseApiDate', () => {
 	test.each([
 		['2026-03-01 10:00:00', Date.UTC(2026, 2, 1, 10)],
 		['2026-03-01T10:00:00Z', Date.UTC(2026, 2, 1, 10)],
-	])('%s is UTC', (text, ms) => {
+	])('%s is read as a wall clock, as if UTC', (text, ms) => {
 		expect(parseApiDate(text)).toBe(ms);
 	});
 
@@ -78,22 +78,37 @@ describe('remember and nextSince', () => {
 		expect(remember(seen, [], 'not a date')).toEqual(seen);
 	});
 
+	// The poll started at 10:00:30.4 on n8n's clock, written in the credential's zone.
+	const apiNow = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
 	test.each([
-		// started 10:00:30.4: whole seconds, less skew, less overlap, less one (updated_after is strict)
-		['skew and overlap from when the poll started', undefined, { overlapSeconds: 60, skewSeconds: 300 }, '2026-03-01 09:54:29'],
-		['the newest change seen, when older', Date.UTC(2026, 2, 1, 9, 58), { overlapSeconds: 60, skewSeconds: 0 }, '2026-03-01 09:56:59'],
-		['the poll start, when the newest change seen is later', Date.UTC(2026, 2, 1, 11), { overlapSeconds: 0, skewSeconds: 0 }, '2026-03-01 10:00:29'],
-	])('the next window starts from %s', (_, newest, margins, expected) => {
-		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
-		expect(nextSince('2026-03-01 09:00:00', started, newest, margins)).toBe(expected);
+		// newest less the poll's duration (whole seconds, rounded up), less overlap, less one (updated_after is strict)
+		['the newest change seen less the poll duration', Date.UTC(2026, 2, 1, 9, 58), 2_100, { overlapSeconds: 60, skewSeconds: 0 }, '2026-03-01 09:56:56'],
+		['the newest change seen, after a poll of no time', Date.UTC(2026, 2, 1, 9, 58), 0, { overlapSeconds: 60, skewSeconds: 0 }, '2026-03-01 09:56:59'],
+		['n8n\'s clock in the API\'s zone less skew, when the newest change seen is later', Date.UTC(2026, 2, 1, 11), 0, { overlapSeconds: 0, skewSeconds: 300 }, '2026-03-01 09:55:29'],
+		['n8n\'s clock in the API\'s zone, whole seconds', Date.UTC(2026, 2, 1, 11), 0, { overlapSeconds: 0, skewSeconds: 0 }, '2026-03-01 10:00:29'],
+	])('the next window starts from %s', (_, newestSeen, pollMs, margins, expected) => {
+		expect(nextSince('2026-03-01 09:00:00', { newestSeen, pollMs, apiNow }, margins)).toBe(expected);
+	});
+
+	test('a window that held nothing stays where it is, whatever n8n\'s clock says', () => {
+		for (const now of [apiNow, apiNow + 5 * 3_600_000, apiNow - 5 * 3_600_000]) {
+			expect(nextSince('2026-03-01 09:00:00', { newestSeen: undefined, pollMs: 0, apiNow: now }, { overlapSeconds: 60, skewSeconds: 300 })).toBe(
+				'2026-03-01 09:00:00',
+			);
+		}
 	});
 
 	test('the window never moves back, and stays where it is when the computed start equals it', () => {
-		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
 		const margins = { overlapSeconds: 60, skewSeconds: 0 };
-		expect(nextSince('2026-03-01 09:59:40', started, undefined, margins)).toBe('2026-03-01 09:59:40');
-		expect(nextSince('2026-03-01 09:59:29', started, undefined, margins)).toBe('2026-03-01 09:59:29');
-		expect(nextSince('2026-03-01 09:59:28', started, undefined, margins)).toBe('2026-03-01 09:59:29');
+		const newestSeen = Date.UTC(2026, 2, 1, 10, 0, 30);
+		expect(nextSince('2026-03-01 09:59:40', { newestSeen, pollMs: 0, apiNow }, margins)).toBe('2026-03-01 09:59:40');
+		expect(nextSince('2026-03-01 09:59:29', { newestSeen, pollMs: 0, apiNow }, margins)).toBe('2026-03-01 09:59:29');
+		expect(nextSince('2026-03-01 09:59:28', { newestSeen, pollMs: 0, apiNow }, margins)).toBe('2026-03-01 09:59:29');
+	});
+
+	test('the first window starts at the earliest wall clock on earth (UTC-12), less skew, overlap and one second', () => {
+		expect(firstSince(Date.UTC(2026, 2, 1, 10, 0, 30, 400), { overlapSeconds: 60, skewSeconds: 300 })).toBe('2026-02-28 21:54:29');
+		expect(firstSince(Date.UTC(2026, 2, 1, 10, 0, 30, 400), { overlapSeconds: 0, skewSeconds: 0 })).toBe('2026-02-28 22:00:29');
 	});
 
 	test('a new key at the window start is forgotten at once; one after it is kept', () => {
@@ -105,7 +120,8 @@ describe('remember and nextSince', () => {
 	});
 
 	test('a current start that is not a date is moved to the computed one', () => {
-		const started = Date.UTC(2026, 2, 1, 10, 0, 30, 400);
-		expect(nextSince('not a date', started, undefined, { overlapSeconds: 60, skewSeconds: 0 })).toBe('2026-03-01 09:59:29');
+		expect(nextSince('not a date', { newestSeen: Date.UTC(2026, 2, 1, 11), pollMs: 0, apiNow }, { overlapSeconds: 60, skewSeconds: 0 })).toBe(
+			'2026-03-01 09:59:29',
+		);
 	});
 });

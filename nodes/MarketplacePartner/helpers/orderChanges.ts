@@ -3,10 +3,11 @@
 // so every state written here must also be safe to lose back to the last emitted one.
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { formatApiDateTime } from './values';
 
 export interface PollState {
 	version: 1;
-	/** The next poll asks for `updated_after` = this (API datetime, UTC). */
+	/** The next poll asks for `updated_after` = this (an API datetime, in the API's own zone). */
 	since: string;
 	/** Keys of the states seen, by their `updated_at`; only those the next window can return. */
 	seen: Record<string, string[]>;
@@ -14,16 +15,16 @@ export interface PollState {
 
 const API_DATE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
 
-/** Milliseconds of an API datetime (`YYYY-MM-DD HH:MM:SS`, UTC; ISO accepted too), or undefined. */
+/**
+ * An API datetime (`YYYY-MM-DD HH:MM:SS`; ISO accepted too) as milliseconds of its wall clock read
+ * as if it were UTC, or undefined: for comparing the API's datetimes with each other, whatever zone
+ * the API writes them in.
+ */
 export function parseApiDate(text: unknown): number | undefined {
 	if (typeof text !== 'string') return undefined;
 	const m = API_DATE.exec(text);
 	const ms = m ? Date.parse(`${m[1]}T${m[2]}Z`) : Date.parse(text);
 	return Number.isNaN(ms) ? undefined : ms;
-}
-
-export function formatApiDate(ms: number): string {
-	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** JSON with object keys sorted, so the same state always gives the same text. */
@@ -67,27 +68,48 @@ export function seenSets(state: PollState | undefined): { keys: Set<string>; ord
 	return { keys, orderItemIds };
 }
 
+/** UTC-12, the zone furthest behind: no wall clock on earth shows an earlier time. */
+const EARLIEST_ZONE_MS = 12 * 3_600_000;
+
 /**
- * Where the next window starts, in whole seconds before which nothing can still appear:
- * - not after when this poll started, on n8n's clock, less the clock skew allowance: a change made
- *   while we paged, even onto a page already read, is stamped at or after that moment on the API's
- *   clock (if the clocks differ by at most the allowance);
- * - not after the newest `updated_at` seen (the API's own clock, whatever n8n's says);
+ * Where the first window starts when the trigger begins "now": at the earliest time any wall clock
+ * shows now, less the margins. Whatever zone the API writes in (the credential's setting may be
+ * wrong), this is not after its "now", so the first window misses nothing; it costs reading up to a
+ * day of changes once (they become the starting point, not emitted).
+ */
+export function firstSince(pollStartedMs: number, { overlapSeconds, skewSeconds }: Margins): string {
+	return formatApiDateTime(Math.floor(pollStartedMs / 1000) * 1000 - EARLIEST_ZONE_MS - (skewSeconds + overlapSeconds + 1) * 1000);
+}
+
+interface Margins {
+	overlapSeconds: number;
+	skewSeconds: number;
+}
+
+/**
+ * Where the next window starts, anchored on the API's own datetimes, in whole seconds before which
+ * nothing can still appear:
+ * - not after the newest `updated_at` seen less the poll's duration: a change made while we paged,
+ *   even onto a page already read, is stamped after the API's clock showed that (the newest stamp
+ *   is at most the API's "now" when the poll ended, and durations are the same on every clock);
+ * - not after n8n's clock at the poll's start written in the API's zone (`apiNow`), less the clock
+ *   skew allowance: a bound against a stamp in the future; a wrong zone setting only moves it later
+ *   (nothing lost) or earlier (more re-reading);
  * - less the overlap, for changes that become visible after later ones (stamped, then committed);
  * - one second less again, since `updated_after` is strict and datetimes are whole seconds;
- * - never before the current start (the window only moves forward).
+ * - never before the current start (the window only moves forward), and not at all when the window
+ *   held nothing: without a datetime of the API's there is nothing to anchor on.
  */
 export function nextSince(
 	current: string,
-	pollStartedMs: number,
-	newestSeen: number | undefined,
-	{ overlapSeconds, skewSeconds }: { overlapSeconds: number; skewSeconds: number },
+	{ newestSeen, pollMs, apiNow }: { newestSeen: number | undefined; pollMs: number; apiNow: number },
+	{ overlapSeconds, skewSeconds }: Margins,
 ): string {
-	let anchor = Math.floor(pollStartedMs / 1000) * 1000 - skewSeconds * 1000;
-	if (newestSeen !== undefined) anchor = Math.min(anchor, newestSeen);
+	if (newestSeen === undefined) return current;
+	const anchor = Math.min(newestSeen - Math.ceil(pollMs / 1000) * 1000, Math.floor(apiNow / 1000) * 1000 - skewSeconds * 1000);
 	const candidate = anchor - overlapSeconds * 1000 - 1000;
 	const currentMs = parseApiDate(current) ?? -Infinity;
-	return candidate > currentMs ? formatApiDate(candidate) : current;
+	return candidate > currentMs ? formatApiDateTime(candidate) : current;
 }
 
 /** Adds the keys seen by this poll and forgets those the window starting at `since` cannot return. */

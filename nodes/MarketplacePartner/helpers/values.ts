@@ -27,12 +27,53 @@ export function toWholeNumber(
 	return number;
 }
 
+// The API writes datetimes as YYYY-MM-DD HH:MM:SS and never says in which zone (a PHP backend
+// writes its server's local time). The credential's Time Zone names it; datetimes the API wrote
+// are compared among themselves as they are, so only moments from outside (n8n's clock, a value
+// with a zone) need it.
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** Throws a message that says what to set when `timeZone` is not an IANA zone this n8n knows. */
+export function checkTimeZone(timeZone: string): string {
+	try {
+		if (!wallClocks.has(timeZone)) {
+			wallClocks.set(
+				timeZone,
+				new Intl.DateTimeFormat('en-US', {
+					timeZone,
+					hourCycle: 'h23',
+					year: 'numeric',
+					month: '2-digit',
+					day: '2-digit',
+					hour: '2-digit',
+					minute: '2-digit',
+					second: '2-digit',
+				}),
+			);
+		}
+	} catch {
+		throw new Error(`The credential's Time Zone "${timeZone}" is not a time zone name. Use an IANA name such as UTC, Europe/Istanbul or America/New_York.`);
+	}
+	return timeZone;
+}
+
+/** The moment `ms` as the API writes it: `YYYY-MM-DD HH:MM:SS` in `timeZone`. */
+export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
+	const parts = Object.fromEntries(
+		wallClocks
+			.get(checkTimeZone(timeZone))!
+			.formatToParts(new Date(ms))
+			.map((part) => [part.type, part.value]),
+	);
+	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
 /**
  * The API's datetime form, `YYYY-MM-DD HH:MM:SS`. A value with a time zone (an n8n DateTime, an
- * ISO string with Z or an offset) is converted to UTC, the sandbox's zone; a value without one is
- * sent as written.
+ * ISO string with Z or an offset) is a moment, written in `timeZone` (the API's); a value without
+ * one is sent as written.
  */
-export function toApiDateTime(value: unknown, field: string): string {
+export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): string {
 	const text = (value instanceof Date ? value.toISOString() : String(value ?? '')).trim();
 	const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
 	if (!m) {
@@ -43,7 +84,7 @@ export function toApiDateTime(value: unknown, field: string): string {
 	if (!zone) return local;
 	const ms = Date.parse(`${day}T${hm}:${seconds}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
 	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${text}".`);
-	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+	return formatApiDateTime(ms, timeZone);
 }
 
 /** A SKU as text: a sheet may hold it as a number. Spaces around it are a sheet's, not the SKU's. */

@@ -6,6 +6,7 @@ import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTe
 import { parseCredentials } from './credentials';
 import { describeNetworkError, readErrorBody } from './errors';
 import { signRequestOptions } from './requestSigner';
+import { readFlag } from './answers';
 
 const TEST_TIMEOUT_MS = 15_000;
 
@@ -21,7 +22,7 @@ const REFUSALS: Record<string, string> = {
 /** The verdict on a /ping.php answer of any status and body shape. */
 export function judgePing(statusCode: number, body: unknown): INodeCredentialTestResult {
 	// Any JSON value or text: `ok` is read off whatever came (a string or number has none).
-	const { ok } = (body ?? {}) as { ok?: unknown };
+	const ok = readFlag(((body ?? {}) as { ok?: unknown }).ok);
 	if (statusCode >= 200 && statusCode < 300 && ok === true) return { status: 'OK', message: 'Connection successful!' };
 	const { code } = readErrorBody(body);
 	if (code && REFUSALS[code]) return { status: 'Error', message: REFUSALS[code] };

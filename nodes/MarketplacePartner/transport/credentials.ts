@@ -1,6 +1,7 @@
 // Reading and validating the credential's request fields, for the signer and for the node alike
 // (the webhook trigger reads its two secrets itself: they are keys, used as given).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { checkTimeZone } from '../helpers/values';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
 
@@ -13,6 +14,8 @@ export interface PartnerCredentials {
 	clientId: string;
 	clientSecret: string;
 	headerPrefix: string;
+	/** The IANA zone the API writes its datetimes in (helpers/values.ts). */
+	timeZone: string;
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -50,5 +53,6 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 		clientId,
 		clientSecret,
 		headerPrefix,
+		timeZone: checkTimeZone(text('timeZone') || 'UTC'),
 	};
 }

@@ -110,12 +110,15 @@ export function parseJson(text: string): unknown {
 	}
 }
 
-/** Finds `{ error: { code, message } }`, `{ error: "code" }`, `{ code, message }` and similar shapes. */
+/**
+ * Finds `{ error: { code, message } }`, `{ error: "code", message }`, `{ errors: [{ code, message }] }`,
+ * `{ status: "error", code, message }` and similar shapes.
+ */
 export function readErrorBody(body: unknown): ApiErrorBody {
 	if (typeof body === 'string') return readErrorBody(parseJson(body));
 	if (!body || typeof body !== 'object') return {};
 	const top = body as Record<string, unknown>;
-	const inner = top.error;
+	const inner = top.error ?? (Array.isArray(top.errors) ? top.errors[0] : undefined);
 	const source = inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : top;
 	const pick = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 	return {
@@ -194,6 +197,25 @@ export function explainBySku(error: NodeApiError): NodeApiError {
 	return error;
 }
 
+const FOREIGN_ORDER: Explanation = {
+	message: 'The order item is not this seller\'s',
+	description:
+		"The API refused it (HTTP 403): the spec lets a marketplace answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order > Get Many (field order_item_id) of this credential.",
+};
+
+/**
+ * Re-explains a 403 of the order detail endpoint: besides a missing permission (its own code), the
+ * spec lets the API refuse another seller's order item that way.
+ */
+export function explainOrderDetail(error: NodeApiError): NodeApiError {
+	const { code, apiMessage } = (error.errorResponse ?? {}) as { code?: string | null; apiMessage?: string | null };
+	if (error.httpCode !== '403' || (code && code in API_ERRORS && code !== 'order_not_found')) return error;
+	const said = apiMessage?.replace(/[.\s]+$/, '');
+	error.message = FOREIGN_ORDER.message;
+	error.description = [code && `API code: ${code}.`, said && `The API said: ${said}.`, FOREIGN_ORDER.description].filter(Boolean).join(' ');
+	return error;
+}
+
 /**
  * A request the run stopped before it reached the API (the run gave up, or another row failed):
  * nothing was changed by it, so it is told apart from a request the API refused.
@@ -202,6 +224,22 @@ export class NotSentError extends NodeOperationError {
 	constructor(node: INode, reason: string, itemIndex?: number) {
 		super(node, 'Not sent: the node stopped before sending this request', { description: reason, itemIndex });
 	}
+}
+
+/**
+ * An error for an answer that is not HTTP at all (n8n says only "Parse Error: Expected HTTP/"):
+ * the Base URL points at a port where something else listens, or https at an http port. Undefined
+ * for any other failure.
+ */
+export function notHttpError(node: INode, failure: unknown, baseUrl: string, itemIndex?: number): NodeOperationError | undefined {
+	const e = failure as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const said = [...new Set([e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter((part) => typeof part === 'string' && part))].join(' ');
+	const tls = /EPROTO|wrong version number|packet length too long/i.test(said);
+	if (!tls && !/HPE_|Parse Error/i.test(said)) return undefined;
+	return new NodeOperationError(node, tls ? 'The Base URL does not speak https' : 'The Base URL does not answer in HTTP', {
+		description: `The server at ${new URL(baseUrl).origin} answered something that is not ${tls ? 'TLS' : 'HTTP'}${said ? ` (${said.slice(0, 120)})` : ''}. Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.`,
+		itemIndex,
+	});
 }
 
 /** What a network error code means, in words; the code itself is shown beside it. */

@@ -10,7 +10,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, describeNetworkError, NotSentError, parseJson, readErrorBody } from './errors';
+import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, parseJson, readErrorBody } from './errors';
+import { successData } from './answers';
 import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
@@ -25,6 +26,12 @@ export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php'
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed|timeout/i;
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The status an error answered with HTTP 2xx stands for, by its API code: some backends answer
+ * every error with 200 and `ok: false`, and a rate limit or an expired timestamp must still be
+ * handled as one.
+ */
+const STATUS_OF_CODE: Record<string, number> = { rate_limited: 429, service_unavailable: 503, expired_timestamp: 401 };
 
 /** Seconds the API's clock is ahead of ours, per base URL, learnt from an expired_timestamp answer. */
 const clockOffsets = new Map<string, number>();
@@ -68,6 +75,11 @@ function credentialsFor(this: ApiContext, run: RunPolicy, itemIndex?: number): P
 	return loaded;
 }
 
+/** The run's credential, as read for its requests: what an operation needs of it (the API's time zone). */
+export async function apiCredentials(this: ApiContext, itemIndex?: number): Promise<PartnerCredentials> {
+	return (await credentialsFor.call(this, runPolicyOf(this), itemIndex)).parsed;
+}
+
 function retryAfterMs(header: unknown): number | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' || value === '') return undefined;
@@ -82,12 +94,33 @@ function networkCode(error: unknown): string | undefined {
 	return text.match(RETRYABLE_NETWORK)?.[0];
 }
 
-export async function apiRequest(
+/** The `data` of the API's success answer; any other answer is thrown as an error that explains it. */
+export async function apiRequest(this: ApiContext, method: IHttpRequestMethods, endpoint: Endpoint, options: RequestOptions = {}): Promise<IDataObject> {
+	return (await send.call(this, method, endpoint, options, false)) as IDataObject;
+}
+
+/** A definitive answer as it came (status, headers, body parsed when JSON): what Check Setup inspects. */
+export interface ApiAnswer {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/**
+ * The API's first definitive answer, success or refusal, unread: only answers that are no answer
+ * (429, 5xx, dropped connections) are retried, and an expired timestamp corrected, as for apiRequest.
+ */
+export async function apiAnswer(this: ApiContext, method: IHttpRequestMethods, endpoint: Endpoint, options: RequestOptions = {}): Promise<ApiAnswer> {
+	return (await send.call(this, method, endpoint, options, true)) as ApiAnswer;
+}
+
+async function send(
 	this: ApiContext,
 	method: IHttpRequestMethods,
 	endpoint: Endpoint,
-	{ qs, body, itemIndex }: RequestOptions = {},
-): Promise<IDataObject> {
+	{ qs, body, itemIndex }: RequestOptions,
+	raw: boolean,
+): Promise<IDataObject | ApiAnswer> {
 	const policy = runPolicyOf(this);
 	const { decrypted, parsed: credentials } = await credentialsFor.call(this, policy, itemIndex);
 	const query = qs ? buildQueryString(qs) : '';
@@ -134,7 +167,7 @@ export async function apiRequest(
 			const code = networkCode(failure);
 			if (code) policy.failed(); // before the slot is freed: the next request must see it
 			policy.release(!code);
-			if (!code) throw toNodeError.call(this, failure, itemIndex);
+			if (!code) throw notHttpError(this.getNode(), failure, credentials.baseUrl, itemIndex) ?? toNodeError.call(this, failure, itemIndex);
 			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
 			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
 				message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
@@ -147,23 +180,32 @@ export async function apiRequest(
 			continue;
 		}
 
-		const { statusCode, headers: responseHeaders } = response;
+		const { statusCode: httpStatus, headers: responseHeaders } = response;
 		const responseBody = response.body as unknown;
-		if (statusCode >= 200 && statusCode < 300) {
-			policy.answered();
-			const envelope = (typeof responseBody === 'string' ? parseJson(responseBody) : responseBody) as IDataObject | undefined;
-			if (envelope && envelope.ok === true && envelope.data && typeof envelope.data === 'object') {
+		const parsedBody = typeof responseBody === 'string' ? (parseJson(responseBody) ?? responseBody) : responseBody;
+		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders ?? {}, body: parsedBody } : undefined);
+		let statusCode = httpStatus;
+		if (httpStatus >= 200 && httpStatus < 300) {
+			const data = successData(parsedBody);
+			if (data) {
+				policy.answered();
 				policy.release();
-				return envelope.data as IDataObject;
+				return definitive() ?? data;
 			}
-			policy.release(true);
-			throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+			statusCode = STATUS_OF_CODE[readErrorBody(responseBody).code ?? ''] ?? httpStatus;
+			if (statusCode === httpStatus) {
+				policy.answered();
+				policy.release(true);
+				const answer = definitive();
+				if (answer) return answer;
+				throw apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+			}
 		}
 
 		if (RETRYABLE_STATUS.has(statusCode)) {
 			policy.failed();
 			policy.release();
-			lastError = apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+			lastError = apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
 			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
 			if (statusCode === 429) policy.rateLimited(sentAt, asked);
 			if (asked !== undefined && asked > policy.giveUpAfterMs) {
@@ -175,7 +217,7 @@ export async function apiRequest(
 				throw stopped(this, policy, lastError, itemIndex);
 			}
 			const { code } = readErrorBody(responseBody);
-			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${statusCode}${code ? ` (${code})` : ''}`, itemIndex);
+			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${code ? ` (${code})` : ''}`, itemIndex);
 			if (!waited) throw stopped(this, policy, lastError, itemIndex);
 			continue;
 		}
@@ -192,7 +234,9 @@ export async function apiRequest(
 
 		policy.answered(); // a definitive refusal: the API is working, the request is wrong
 		policy.release(true);
-		throw apiErrorFromResponse(this.getNode(), statusCode, responseBody, itemIndex);
+		const answer = definitive();
+		if (answer) return answer;
+		throw apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
 	}
 }
 

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport';
+import { explainOrderDetail } from '../../transport/errors';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
@@ -29,10 +30,11 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {
 		const orderItemId = toWholeNumber(this.getNodeParameter('orderItemId', i), 'Order Item ID', { min: 1 });
-		const data = await apiRequest.call(this, 'GET', '/order_detail.php', {
-			qs: { order_item_id: orderItemId },
-			itemIndex: i,
-		});
+		const data = await apiRequest
+			.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: orderItemId }, itemIndex: i })
+			.catch((error: unknown) => {
+				throw error instanceof NodeApiError ? explainOrderDetail(error) : error;
+			});
 		return [{ json: data, pairedItem: { item: i } }];
 	});
 }

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
-import { apiRequest } from '../../transport';
+import { apiCredentials, apiRequest } from '../../transport';
+import { checkPageMoved, readOrdersPage } from '../../transport/answers';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 /** The API's maximum page size: Return All asks for full pages. */
@@ -48,7 +49,7 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to UTC. For an incremental sync, use the latest updated_at of the previous run.',
+					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to the credential\'s Time Zone of the API, one without is sent as written. For an incremental sync, use the latest updated_at of the previous run.',
 			},
 		],
 	},
@@ -89,24 +90,26 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
-		const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, 'Updated After') : undefined;
+		const updatedAfter = filters.updatedAfter
+			? toApiDateTime(filters.updatedAfter, 'Updated After', (await apiCredentials.call(this, i)).timeZone)
+			: undefined;
 
 		const orderItems: INodeExecutionData[] = [];
+		let previous: IDataObject[] | undefined;
 		for (let offset = 0; ; ) {
 			const pageSize = Math.min(MAX_PAGE_SIZE, limit - orderItems.length);
 			const data = await apiRequest.call(this, 'GET', '/orders.php', {
 				qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
 				itemIndex: i,
 			});
-			const orders = (data.orders ?? []) as IDataObject[];
-			const pagination = (data.pagination ?? {}) as IDataObject;
+			const { orders, more } = readOrdersPage(data);
+			checkPageMoved(this.getNode(), previous, orders, offset, i);
+			previous = orders;
 			for (const order of orders.slice(0, limit - orderItems.length)) {
 				orderItems.push({ json: order, pairedItem: { item: i } });
 			}
 			offset += orders.length;
-			// An empty page ends the walk even if has_more says otherwise, so a confused server
-			// cannot keep us looping.
-			if (pagination.has_more !== true || orders.length === 0 || orderItems.length >= limit) break;
+			if (!more || orderItems.length >= limit) break;
 		}
 		if (!newestFirst) return orderItems;
 		const key = (item: INodeExecutionData) => `${item.json.created_at ?? ''}|${String(item.json.order_item_id ?? '').padStart(20, '0')}`;

@@ -1,0 +1,55 @@
+// Reading the API's answers leniently. The spec shows one form of each answer; a real backend (PHP
+// over MySQL is common) may write its flags as 1/0 or "true", its ids and numbers as strings, or
+// leave has_more out. A wrong guess here may cost a request, never an order item.
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+const TRUE_FLAGS = new Set<unknown>([true, 1, '1', 'true']);
+const FALSE_FLAGS = new Set<unknown>([false, 0, '0', 'false']);
+
+/** true, false, or undefined when the value is not a flag any common backend writes. */
+export function readFlag(value: unknown): boolean | undefined {
+	const flag = typeof value === 'string' ? value.trim().toLowerCase() : value;
+	if (TRUE_FLAGS.has(flag)) return true;
+	if (FALSE_FLAGS.has(flag)) return false;
+	return undefined;
+}
+
+/** The `data` of a success envelope (`ok` as true, 1, "1" or "true"), or undefined. */
+export function successData(envelope: unknown): IDataObject | undefined {
+	const { ok, data } = (envelope ?? {}) as { ok?: unknown; data?: unknown };
+	return readFlag(ok) === true && data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+}
+
+export interface OrdersPage {
+	orders: IDataObject[];
+	/** Whether to ask for the page after this one. */
+	more: boolean;
+}
+
+/**
+ * One answer of GET /orders.php. An empty page is always the last: an API that says "more" with
+ * nothing in it cannot keep a walk going. A page shorter than asked is not the last while has_more
+ * says more (an API may cap its pages), and without a readable has_more any page with entries may
+ * have more behind it: one request more, never a page less.
+ */
+export function readOrdersPage(data: IDataObject): OrdersPage {
+	const orders = Array.isArray(data.orders) ? (data.orders as IDataObject[]) : [];
+	const pagination = (data.pagination ?? {}) as IDataObject;
+	return { orders, more: orders.length > 0 && readFlag(pagination.has_more) !== false };
+}
+
+/**
+ * Throws when a page repeats the one before it: an API that ignores `offset` answers every page
+ * with the first, and a walk would never end (or, cut short, silently miss all the rest).
+ */
+export function checkPageMoved(node: INode, previous: IDataObject[] | undefined, page: IDataObject[], offset: number, itemIndex?: number): void {
+	if (!previous?.length || previous.length !== page.length) return;
+	if (page.every((entry, i) => String(entry.order_item_id) === String(previous[i].order_item_id))) {
+		throw new NodeOperationError(node, `The API answered offset ${offset} with the same order items as the page before it`, {
+			description:
+				'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
+			itemIndex,
+		});
+	}
+}
