@@ -1,5 +1,13 @@
 import type { INode } from 'n8n-workflow';
-import { apiErrorFromResponse, API_ERRORS, describeNetworkError, explainBySku, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
+import {
+	apiErrorFromResponse,
+	API_ERRORS,
+	describeNetworkError,
+	explainBySku,
+	explainOrderDetail,
+	notHttpError,
+	readErrorBody,
+} from '../../nodes/MarketplacePartner/transport/errors';
 
 const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 
@@ -13,6 +21,10 @@ describe('reading error bodies of any shape', () => {
 		['<html>Bad gateway</html>', {}],
 		[null, {}],
 		[[1, 2], { code: undefined, message: undefined, field: undefined }],
+		[{ errors: [{ code: 'order_not_found', message: 'gone', field: 'order_item_id' }, { code: 'other' }] }, { code: 'order_not_found', message: 'gone', field: 'order_item_id' }],
+		[{ status: 'error', code: 'invalid_signature', message: 'bad' }, { code: 'invalid_signature', message: 'bad', field: undefined }],
+		[{ ok: 0, error: 'client_inactive' }, { code: 'client_inactive', message: undefined, field: undefined }],
+		[{ errors: [] }, { code: undefined, message: undefined, field: undefined }],
 	])('%j', (body, expected) => {
 		expect(readErrorBody(body)).toEqual(expected);
 	});
@@ -140,5 +152,68 @@ describe('network errors in words', () => {
 		['EPIPE', 'the connection was closed before an answer came'],
 	])('%s: %s', (code, words) => {
 		expect(describeNetworkError(code)).toBe(words);
+	});
+});
+
+describe("another seller's order item refused with 403", () => {
+	const detail = (status: number, body: unknown) => explainOrderDetail(apiErrorFromResponse(node, status, body));
+
+	test.each([
+		[{ ok: false, error: { code: 'forbidden_order', message: 'Not your order.' } }, 'API code: forbidden_order. The API said: Not your order. '],
+		[{ error: 'forbidden', message: 'Forbidden' }, 'API code: forbidden. The API said: Forbidden. '],
+		[{ ok: false, error: { code: 'order_not_found' } }, 'API code: order_not_found. '],
+		['', ''],
+	])('%j says whose it is and what to check', (body, start) => {
+		const error = detail(403, body);
+		expect(error.message).toBe("The order item is not this seller's");
+		expect(error.description).toBe(
+			`${start}The API refused it (HTTP 403): the spec lets a marketplace answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order > Get Many (field order_item_id) of this credential.`,
+		);
+	});
+
+	test.each([
+		[403, { error: { code: 'insufficient_permission' } }, 'This partner application lacks the permission for this operation'],
+		[403, { error: { code: 'client_inactive' } }, 'This partner application is deactivated'],
+		[404, { error: { code: 'order_not_found' } }, 'The order item was not found'],
+		[401, { error: { code: 'forbidden_order' } }, 'The Partner API refused the request (HTTP 401, forbidden_order)'],
+	])('HTTP %i %j keeps its own message', (status, body, message) => {
+		expect(detail(status, body).message).toBe(message);
+	});
+});
+
+describe('an answer that is not HTTP', () => {
+	const parseError = Object.assign(new Error('Parse Error: Expected HTTP/'), { code: 'HPE_INVALID_CONSTANT' });
+
+	test('names the Base URL\'s origin and what to check', () => {
+		const error = notHttpError(node, parseError, 'http://127.0.0.1:22/api/partner/v1', 2);
+		expect(error?.message).toBe('The Base URL does not answer in HTTP');
+		expect(error?.description).toBe(
+			"The server at http://127.0.0.1:22 answered something that is not HTTP (HPE_INVALID_CONSTANT Parse Error: Expected HTTP/). Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.",
+		);
+		expect(error?.context.itemIndex).toBe(2);
+	});
+
+	test('the same failure as the cause of another error', () => {
+		expect(notHttpError(node, { message: 'request failed', cause: parseError }, 'http://127.0.0.1:22/v1')?.message).toBe('The Base URL does not answer in HTTP');
+	});
+
+	test('https to a port that speaks plain HTTP: the Base URL does not speak https', () => {
+		const tls = Object.assign(new Error('write EPROTO 40E7:error:0A00010B:SSL routines:ssl3_get_record:wrong version number'), { code: 'EPROTO' });
+		const error = notHttpError(node, tls, 'https://partner.example.com:8080/api/partner/v1');
+		expect(error?.message).toBe('The Base URL does not speak https');
+		expect(error?.description).toMatch(/^The server at https:\/\/partner\.example\.com:8080 answered something that is not TLS \(EPROTO write EPROTO/);
+	});
+
+	test.each([
+		['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
+		['an error of ours', new Error('Stock must be 0 or more')],
+		['nothing', undefined],
+	])('%s is not', (_, failure) => {
+		expect(notHttpError(node, failure, 'http://127.0.0.1:22/v1')).toBeUndefined();
+	});
+
+	test('a long message is cut at 120 characters', () => {
+		const error = notHttpError(node, new Error(`Parse Error: ${'x'.repeat(300)}`), 'http://127.0.0.1:22/v1');
+		expect(error?.description).toContain(`(Parse Error: ${'x'.repeat(107)}).`);
 	});
 });

@@ -1,5 +1,5 @@
 import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columns';
-import { toApiDateTime, toSku, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
+import { checkTimeZone, formatApiDateTime, toApiDateTime, toSku, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
 
 describe('toWholeNumber: spreadsheet values', () => {
 	test.each([
@@ -66,6 +66,43 @@ describe('toApiDateTime', () => {
 
 	test.each(['yesterday', '31.01.2026', '', 'on 2026-01-31 14:00:00', '2026-01-31 14:00:00 tomorrow'])('%j is refused with the field name', (value) => {
 		expect(() => toApiDateTime(value, 'Updated After')).toThrow(/Updated After must be a date and time/);
+	});
+});
+
+// Known answers from GNU date and the system's tzdata: TZ=<zone> date -d <instant> '+%F %T'
+const ZONE_ANSWERS: Array<[string, string, string]> = [
+	['America/New_York', '2026-01-31T14:00:00Z', '2026-01-31 09:00:00'],
+	['America/New_York', '2026-07-01T23:30:05Z', '2026-07-01 19:30:05'],
+	['Asia/Tokyo', '2026-01-31T14:00:00Z', '2026-01-31 23:00:00'],
+	['Asia/Tokyo', '2026-07-01T23:30:05Z', '2026-07-02 08:30:05'],
+	['Europe/Moscow', '2026-07-01T23:30:05Z', '2026-07-02 02:30:05'],
+	['Asia/Kathmandu', '2026-01-31T14:00:00Z', '2026-01-31 19:45:00'],
+	['Pacific/Kiritimati', '2026-01-31T14:00:00Z', '2026-02-01 04:00:00'],
+	['Etc/GMT+12', '2026-07-01T23:30:05Z', '2026-07-01 11:30:05'],
+	['UTC', '2026-07-01T23:30:05Z', '2026-07-01 23:30:05'],
+];
+
+describe('the API\'s time zone', () => {
+	test.each(ZONE_ANSWERS)('in %s, %s is written %s', (zone, instant, expected) => {
+		expect(formatApiDateTime(Date.parse(instant), zone)).toBe(expected);
+		expect(toApiDateTime(instant, 'Updated After', zone)).toBe(expected);
+	});
+
+	test('a moment is written in UTC when no zone is given', () => {
+		expect(formatApiDateTime(Date.parse('2026-07-01T23:30:05.999Z'))).toBe('2026-07-01 23:30:05');
+		expect(toApiDateTime(new Date(Date.UTC(2026, 0, 31, 14)), 'Updated After', 'Asia/Tokyo')).toBe('2026-01-31 23:00:00');
+	});
+
+	test('a value without a zone is the API\'s own wall clock: sent as written, whatever the zone', () => {
+		expect(toApiDateTime('2026-01-31T14:00', 'Updated After', 'Asia/Tokyo')).toBe('2026-01-31 14:00:00');
+	});
+
+	test('a name that is no time zone is refused with what to set', () => {
+		expect(() => checkTimeZone('Mars/Olympus')).toThrow(
+			new Error('The credential\'s Time Zone "Mars/Olympus" is not a time zone name. Use an IANA name such as UTC, Europe/Istanbul or America/New_York.'),
+		);
+		expect(() => formatApiDateTime(0, 'GMT+3')).toThrow(/Time Zone "GMT\+3" is not a time zone name/);
+		expect(checkTimeZone('Europe/Istanbul')).toBe('Europe/Istanbul');
 	});
 });
 
