@@ -35,26 +35,31 @@ const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
 /** Throws a message that says what to set when `timeZone` is not an IANA zone this n8n knows. */
 export function checkTimeZone(timeZone: string): string {
-	try {
-		if (!wallClocks.has(timeZone)) {
-			wallClocks.set(
-				timeZone,
-				new Intl.DateTimeFormat('en-US', {
-					timeZone,
-					hourCycle: 'h23',
-					year: 'numeric',
-					month: '2-digit',
-					day: '2-digit',
-					hour: '2-digit',
-					minute: '2-digit',
-					second: '2-digit',
-				}),
-			);
+	if (!wallClocks.has(timeZone)) {
+		const format = wallClock(timeZone);
+		if (!format) {
+			throw new Error(`The credential's Time Zone "${timeZone}" is not a time zone name. Use an IANA name such as UTC, Europe/Istanbul or America/New_York.`);
 		}
-	} catch {
-		throw new Error(`The credential's Time Zone "${timeZone}" is not a time zone name. Use an IANA name such as UTC, Europe/Istanbul or America/New_York.`);
+		wallClocks.set(timeZone, format);
 	}
 	return timeZone;
+}
+
+function wallClock(timeZone: string): Intl.DateTimeFormat | undefined {
+	try {
+		return new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		});
+	} catch {
+		return undefined; // a RangeError: no such zone
+	}
 }
 
 /** The moment `ms` as the API writes it: `YYYY-MM-DD HH:MM:SS` in `timeZone`. */
