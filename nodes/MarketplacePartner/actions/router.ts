@@ -11,7 +11,7 @@ type Operation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 const operations: Record<string, Record<string, { execute: Operation }>> = {
 	order: { get: order.get, getMany: order.getMany },
 	stock: { update: stock.update },
-	connection: { ping: connection.ping },
+	connection: { checkSetup: connection.checkSetup, ping: connection.ping },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

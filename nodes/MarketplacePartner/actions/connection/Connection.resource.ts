@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import * as checkSetup from './checkSetup.operation';
 import * as ping from './ping.operation';
 
-export { ping };
+export { checkSetup, ping };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,6 +13,12 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['connection'] } },
 		options: [
 			{
+				name: 'Check Setup',
+				value: 'checkSetup',
+				description: 'Report what your marketplace answers (authentication, clock, permissions, paging, errors, time zone) and which settings it needs',
+				action: 'Check the marketplace setup',
+			},
+			{
 				name: 'Ping',
 				value: 'ping',
 				description: 'Check that the credential signs requests the API accepts',
@@ -20,5 +27,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'ping',
 	},
+	...checkSetup.description,
 	...ping.description,
 ];

@@ -1,0 +1,274 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+import { forEachItem } from '../../helpers/items';
+import { toSku, toWholeNumber } from '../../helpers/values';
+import {
+	errorShape,
+	formatOffset,
+	hasMoreFinding,
+	listOrdering,
+	numberKinds,
+	offsetMinutes,
+	writtenAs,
+	zoneOffsetMinutes,
+	zonesAtOffset,
+} from '../../helpers/setupFindings';
+import { apiAnswer, apiCredentials, type ApiAnswer } from '../../transport';
+import { readOrdersPage, successData } from '../../transport/answers';
+import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../transport/errors';
+import { giveUpAfterOption, optionsCollection } from '../runOptions';
+
+/** Asked for by the list check: the spec's maximum page size. */
+const PAGE_SIZE = 100;
+/** An order item id no marketplace is likely to have: read to see how "not found" is answered. */
+const MISSING_ORDER_ITEM_ID = 2_147_483_647;
+/** Sent with the test product's stock update, so the operator can tell it from real ones. */
+const EXTERNAL_REF = 'n8n-check-setup';
+
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Reads only: ping, the orders list and an order detail, and reports item by item what your marketplace answers and what to set. Fill in Test Product to also set the stock of a controlled test product (an absolute value, so running it again is harmless): that tells the API\'s time zone and whether updates by SKU work.',
+		name: 'checkSetupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Test Product',
+		name: 'testProduct',
+		type: 'collection',
+		placeholder: 'Add Test Product Field',
+		default: {},
+		description: 'A product the operator set aside for integration tests. Leave empty to only read.',
+		options: [
+			{
+				displayName: 'Product ID',
+				name: 'productId',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: null,
+				description: 'The test product\'s marketplace product_id. Its stock is set to Stock to Set.',
+			},
+			{
+				displayName: 'Stock to Set',
+				name: 'stock',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: null,
+				description: 'The stock the test product is set to (replaces its stock, e.g. the value it has now)',
+			},
+			{
+				displayName: 'SKU',
+				name: 'sku',
+				type: 'string',
+				default: '',
+				description: 'The test product\'s SKU: when given, the same stock is set once more by SKU, to see whether the marketplace accepts updates by SKU',
+			},
+		],
+	},
+	optionsCollection(giveUpAfterOption),
+];
+// Stryker restore all
+
+const displayOptions = { show: { resource: ['connection'], operation: ['checkSetup'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+type Result = 'ok' | 'warning' | 'error' | 'skipped';
+
+interface Finding {
+	check: string;
+	result: Result;
+	finding: string;
+	/** The setting the finding implies, when there is one. */
+	setting?: string;
+	details?: IDataObject;
+}
+
+/** The API's own words for a refusal: the node's message and what the API said. */
+function refusal(context: IExecuteFunctions, answer: ApiAnswer): string {
+	const error = apiErrorFromResponse(context.getNode(), answer.statusCode, answer.body);
+	return [error.message, error.description].filter(Boolean).join('. ');
+}
+
+function permissionFinding(context: IExecuteFunctions, permission: string, what: string, answer: ApiAnswer): Finding {
+	if (successData(answer.body)) return { check: `Permission ${permission}`, result: 'ok', finding: `Granted: ${what} can be used.` };
+	const { code } = readErrorBody(answer.body);
+	const missing = code === 'insufficient_permission';
+	return {
+		check: `Permission ${permission}`,
+		result: missing ? 'warning' : 'error',
+		finding: missing ? `Not granted: ${what} cannot be used. Ask the marketplace operator for ${permission} if you need it.` : refusal(context, answer),
+		details: { httpStatus: answer.statusCode, code: code ?? null },
+	};
+}
+
+/** Milliseconds of the answer's Date header, or NaN. */
+function dateOf(answer: ApiAnswer): number {
+	return Date.parse(String(answer.headers.date ?? ''));
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await forEachItem.call(this, async (i) => {
+		const testProduct = this.getNodeParameter('testProduct', i, {}) as IDataObject;
+		const productId = toWholeNumber(testProduct.productId, 'Test Product › Product ID', { min: 1, optional: true });
+		const stock = productId === undefined ? undefined : toWholeNumber(testProduct.stock, 'Test Product › Stock to Set', { why: 'stock cannot be negative' });
+		const sku = productId !== undefined && testProduct.sku !== undefined && testProduct.sku !== '' ? toSku(testProduct.sku, 'Test Product › SKU') : undefined;
+		const { timeZone } = await apiCredentials.call(this, i);
+		const findings: Finding[] = [];
+
+		const sentAt = Date.now();
+		const ping = await apiAnswer.call(this, 'GET', '/ping.php', { itemIndex: i });
+		const midpoint = (sentAt + Date.now()) / 2;
+		const signed = successData(ping.body) !== undefined;
+		findings.push(
+			signed
+				? {
+						check: 'Authentication',
+						result: 'ok',
+						finding: `Requests are signed correctly: /ping.php answered HTTP ${ping.statusCode}.`,
+						details: { okWrittenAs: writtenAs((ping.body as IDataObject).ok) },
+					}
+				: { check: 'Authentication', result: 'error', finding: refusal(this, ping), details: { httpStatus: ping.statusCode } },
+		);
+		const serverMs = dateOf(ping);
+		if (Number.isNaN(serverMs)) {
+			findings.push({ check: 'Clock', result: 'warning', finding: 'The API sends no Date header: the node cannot correct a clock difference by itself. Keep this machine\'s clock synchronised (NTP).' });
+		} else {
+			// Date has whole seconds: up to a second either way is no difference.
+			const aheadSeconds = Math.round((serverMs - midpoint) / 1000);
+			const small = Math.abs(aheadSeconds) <= 2;
+			findings.push({
+				check: 'Clock',
+				result: small ? 'ok' : 'warning',
+				finding: small
+					? 'The API\'s clock and this machine\'s agree (Date header).'
+					: `The API's clock is ${Math.abs(aheadSeconds)} s ${aheadSeconds > 0 ? 'ahead of' : 'behind'} this machine's (Date header). The node corrects its timestamps after an expired_timestamp answer, but synchronise this machine's clock (NTP).`,
+				details: { apiAheadSeconds: aheadSeconds },
+			});
+		}
+		if (!signed) {
+			findings.push({ check: 'Other checks', result: 'skipped', finding: 'Skipped: they need a credential the API accepts. Fix the authentication first.' });
+			return findings.map((json) => ({ json: json as unknown as IDataObject, pairedItem: { item: i } }));
+		}
+
+		const list = await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset: 0 }, itemIndex: i });
+		findings.push(permissionFinding(this, 'orders:read', 'Order › Get Many and the Orders Trigger', list));
+		const listData = successData(list.body);
+		let firstId: unknown;
+		if (listData) {
+			const { orders, more } = readOrdersPage(listData);
+			const hasMore = hasMoreFinding(listData.pagination);
+			firstId = orders[0]?.order_item_id;
+			let pageCap: number | undefined;
+			if (orders.length > 0 && orders.length < PAGE_SIZE && more) {
+				const next = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset: orders.length }, itemIndex: i })).body);
+				if (next && readOrdersPage(next).orders.length > 0) pageCap = orders.length;
+			}
+			findings.push({
+				check: 'List paging',
+				result: 'ok',
+				finding: [
+					pageCap
+						? `Pages hold at most ${pageCap} order items though ${PAGE_SIZE} were asked for; the node pages on.`
+						: `The first page held ${orders.length} order item${orders.length === 1 ? '' : 's'} (${PAGE_SIZE} asked for).`,
+					hasMore.more === undefined
+						? `has_more is ${hasMore.writtenAs}: the node reads on until an empty page (one request more per list).`
+						: `has_more is written as ${hasMore.writtenAs}.`,
+				].join(' '),
+				details: { returned: orders.length, pageCap: pageCap ?? null, hasMoreWrittenAs: hasMore.writtenAs },
+			});
+			if (orders.length > 0) {
+				const kinds = numberKinds(orders[0]);
+				const ordering = listOrdering(orders);
+				findings.push({
+					check: 'List values',
+					result: 'ok',
+					finding: `Ids and numbers are written as ${kinds}${kinds.includes('string') ? ' (the node reads both)' : ''}; datetimes as ${writtenAs(orders[0].updated_at)}. ${
+						ordering ? `The page is ordered by ${ordering}.` : 'The page follows no order the node can tell (the node does not rely on one).'
+					}`,
+					details: { numbersWrittenAs: kinds, ordering: ordering ?? null },
+				});
+			}
+		}
+
+		if (firstId !== undefined) {
+			const detail = await apiAnswer.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: String(firstId) }, itemIndex: i });
+			findings.push(permissionFinding(this, 'orders:detail', 'Order › Get and Include Order Detail', detail));
+		} else {
+			findings.push({ check: 'Permission orders:detail', result: 'skipped', finding: 'Not checked: the list held no order item to read.' });
+		}
+		const missing = await apiAnswer.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: MISSING_ORDER_ITEM_ID }, itemIndex: i });
+		const { code } = readErrorBody(missing.body);
+		findings.push(
+			successData(missing.body)
+				? { check: 'Errors', result: 'warning', finding: `Order item ${MISSING_ORDER_ITEM_ID} (which should not exist) was answered as a success.` }
+				: {
+						check: 'Errors',
+						result: 'ok',
+						finding: `A missing order item is answered HTTP ${missing.statusCode}${code ? ` with code ${code}` : ''}, as ${errorShape(missing.body)}.${
+							missing.statusCode < 300 ? ' Errors come with a success status: the node reads them as errors all the same.' : ''
+						}`,
+						details: { httpStatus: missing.statusCode, code: code ?? null },
+					},
+		);
+
+		if (productId === undefined) {
+			const why = 'Not checked: fill in Test Product (a product set aside for tests) to check it with one stock update.';
+			findings.push({ check: 'Permission stock:write', result: 'skipped', finding: why }, { check: 'Time zone', result: 'skipped', finding: why });
+		} else {
+			const update = await apiAnswer.call(this, 'POST', '/stock_update.php', { body: { product_id: productId, stock, external_ref: EXTERNAL_REF }, itemIndex: i });
+			findings.push(permissionFinding(this, 'stock:write', 'Stock › Update', update));
+			const data = successData(update.body);
+			if (data) findings.push(timeZoneFinding(data.updated_at, dateOf(update), timeZone));
+			if (data && sku !== undefined) {
+				const bySku = await apiAnswer.call(this, 'POST', '/stock_update.php', { body: { sku, stock, external_ref: EXTERNAL_REF }, itemIndex: i });
+				const accepted = successData(bySku.body);
+				findings.push(
+					accepted
+						? {
+								check: 'Updates by SKU',
+								result: String(accepted.product_id) === String(productId) ? 'ok' : 'warning',
+								finding:
+									String(accepted.product_id) === String(productId)
+										? 'Accepted: the SKU updated the test product.'
+										: `Accepted, but the SKU updated product ${String(accepted.product_id)}, not ${productId}: check the SKU.`,
+								setting: 'Identify Product By: SKU or Product ID',
+							}
+						: {
+								check: 'Updates by SKU',
+								result: 'warning',
+								finding: (() => {
+									const error = explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body));
+									return `${error.message}. ${error.description ?? ''}`.trim();
+								})(),
+								setting: 'Identify Product By: Product ID',
+							},
+				);
+			}
+		}
+		return findings.map((json) => ({ json: json as unknown as IDataObject, pairedItem: { item: i } }));
+	});
+}
+
+/** What the stock answer's updated_at, written as the Date header's moment, says of the API's zone. */
+function timeZoneFinding(updatedAt: unknown, atMs: number, timeZone: string): Finding {
+	const minutes = offsetMinutes(updatedAt, atMs);
+	if (minutes === undefined) {
+		return { check: 'Time zone', result: 'skipped', finding: `Not known: the stock answer's updated_at is ${writtenAs(updatedAt)} and its Date header ${Number.isNaN(atMs) ? 'is missing' : 'is there'}.` };
+	}
+	const setting = zoneOffsetMinutes(timeZone, atMs);
+	const offset = formatOffset(minutes);
+	if (setting === minutes) {
+		return { check: 'Time zone', result: 'ok', finding: `The API writes datetimes at ${offset}, as the credential's Time Zone of the API (${timeZone}) says.`, setting: `Time Zone of the API: ${timeZone}` };
+	}
+	const zones = zonesAtOffset(minutes, atMs, timeZone);
+	return {
+		check: 'Time zone',
+		result: 'warning',
+		finding: `The API writes datetimes at ${offset} (its updated_at ${String(updatedAt)} against its Date header), but the credential's Time Zone of the API is ${timeZone} (${formatOffset(setting)}). Set it to the marketplace's zone${zones.length ? `, e.g. ${zones.join(', ')}` : ''}.`,
+		setting: `Time Zone of the API: ${zones[0] ?? offset}`,
+		details: { apiOffset: offset, credentialOffset: formatOffset(setting) },
+	};
+}
