@@ -63,7 +63,7 @@ describe('sandbox CLI', () => {
 		]);
 		const info = JSON.parse(await firstLine);
 		const res = await fetch(`${info.controlUrl}/style`);
-		expect((await res.json()).data).toEqual({
+		expect(((await res.json()) as { data: unknown }).data).toEqual({
 			timeZone: 'America/New_York', answerStyle: 'php', hasMoreStyle: 'string', pageCap: 2, errorStyle: 'flat', foreignOrderStatus: 403,
 		});
 		const app = info.apps.find((x: { name: string }) => x.name === 'seller-a-full');
