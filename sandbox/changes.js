@@ -6,7 +6,7 @@
 const data = require('./data');
 const { createRandom } = require('./random');
 const { formatApiDate, nowWholeSecondsMs } = require('./time');
-const { shaped, DEFAULT_STYLE } = require('./style');
+const { shaped } = require('./style');
 
 /** Orders of GET /orders.php the sandbox can play; the first is the documented default. */
 const LIST_ORDERS = ['order_item_id', 'updated_at_asc', 'updated_at_desc'];
@@ -133,7 +133,7 @@ function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
    * message)` throws the server's control error; `sellerOf(body)` reads `clientId` or `sellerId`;
    * `getStyle()` is the answer style in force.
    */
-  function routes({ getState, sellerOf, fail, getStyle = () => DEFAULT_STYLE }) {
+  function routes({ getState, sellerOf, fail, getStyle }) {
     return [
       ['GET', /^\/list-order$/, () => ({ order })],
       ['POST', /^\/list-order$/, (m, body) => {

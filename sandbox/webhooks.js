@@ -6,13 +6,13 @@ const crypto = require('node:crypto');
 const { request } = require('undici');
 const { webhookSignature } = require('./auth');
 const { formatApiDate } = require('./time');
-const { DEFAULT_STYLE, shaped } = require('./style');
+const { shaped } = require('./style');
 
 const MAX_KEPT_DELIVERIES = 10_000;
 
 class WebhookSender {
   /** `getStyle()` is the sandbox's answer style: events are written as its API writes (sandbox/style.js). */
-  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {}, getStyle = () => DEFAULT_STYLE }) {
+  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {}, getStyle }) {
     this.headerPrefix = headerPrefix;
     this.getStyle = getStyle;
     this.maxAttempts = maxAttempts;

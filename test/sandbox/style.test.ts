@@ -189,6 +189,7 @@ describe('sandbox answer styles', () => {
 			const { json } = await a.get('/ping.php');
 			expect(json.ok).toBe(1);
 			expect(json.data).toMatchObject({ pong: 1, seller_id: '1001', client_id: sb.apps['seller-a-full'].clientId });
+			expect(json.data.permissions).toEqual(['orders:read', 'orders:detail', 'stock:write', 'webhooks']);
 			expect(json.data.timestamp).toMatch(/^\d{10}$/);
 		});
 
@@ -305,13 +306,13 @@ describe('sandbox answer styles', () => {
 
 		test('http200 keeps the status of a 429 (with Retry-After) and of a 5xx: they stand for what is in front of the application', async () => {
 			await style({ errorStyle: 'http200' });
-			await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 2, next5xx: 1, status5xx: 502 });
+			await sb.control('POST', '/faults', { next429: 1, retryAfterSec: 2, next5xx: 1, status5xx: 500 });
 			const limited = await a.get('/ping.php');
 			expect(limited.status).toBe(429);
 			expect(limited.headers['retry-after']).toBe('2');
 			expect(limited.json.error.code).toBe('rate_limited');
 			const failed = await a.get('/ping.php');
-			expect(failed.status).toBe(502);
+			expect(failed.status).toBe(500);
 			expect(failed.json.error.code).toBe('service_unavailable');
 			const permission = new PartnerClient(sb.baseUrl, sb.apps['seller-a-readonly'].clientId, sb.apps['seller-a-readonly'].clientSecret);
 			const forbidden = await permission.get('/order_detail.php?order_item_id=500001');
