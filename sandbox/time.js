@@ -12,7 +12,7 @@ function nowWholeSecondsMs() {
 
 /** The zone's canonical IANA name (`utc` -> `UTC`, `Etc/UTC` -> `UTC`), or null when Node does not know it. */
 function canonicalTimeZone(name) {
-  if (typeof name !== 'string' || name === '') return null;
+  if (typeof name !== 'string') return null; // undefined would be the machine's own zone
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {

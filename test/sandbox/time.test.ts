@@ -124,6 +124,7 @@ describe('canonicalTimeZone', () => {
 		['', null],
 		[5, null],
 		[null, null],
+		[undefined, null],
 	])('%p is %p', (name, canonical) => {
 		expect(canonicalTimeZone(name)).toBe(canonical);
 	});
