@@ -6,6 +6,7 @@
 const data = require('./data');
 const { createRandom } = require('./random');
 const { formatApiDate, nowWholeSecondsMs } = require('./time');
+const { shaped } = require('./style');
 
 /** Orders of GET /orders.php the sandbox can play; the first is the documented default. */
 const LIST_ORDERS = ['order_item_id', 'updated_at_asc', 'updated_at_desc'];
@@ -16,7 +17,7 @@ const MAX_LOG = 200_000;
 function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
   if (!LIST_ORDERS.includes(listOrder)) throw new Error(`listOrder must be one of ${LIST_ORDERS.join(', ')}.`);
   let order = listOrder;
-  let log; // [{ seq, order_item_id, seller_id, updated_at, entry }]
+  let log; // [{ seq, order_item_id, seller_id, created_ms, updated_ms, entry }], entry in UTC and JSON types
   let seq;
   let armed; // sellerId -> remaining page actions
   let random;
@@ -35,7 +36,8 @@ function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
       seq: ++seq,
       order_item_id: item.order_item_id,
       seller_id: item.seller_id,
-      updated_at: formatApiDate(item.updated_ms),
+      created_ms: item.created_ms,
+      updated_ms: item.updated_ms,
       entry: JSON.parse(data.orderListJson(state, item)),
     });
     if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG);
@@ -117,10 +119,21 @@ function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
   }
 
   /**
-   * Control routes, in server.js's form: [method, pattern, handler(match, body, query)]. `fail(status,
-   * message)` throws the server's control error; `sellerOf(body)` reads `clientId` or `sellerId`.
+   * A logged change as GET /changes shows it: `updated_at` and the entry as orders.php would write
+   * them in `style` (its zone, its types), so a client's output compares with it as it is.
    */
-  function routes({ getState, sellerOf, fail }) {
+  function shown({ seq, order_item_id, seller_id, created_ms, updated_ms, entry }, style) {
+    const updated_at = formatApiDate(updated_ms, style.timeZone);
+    const written = { ...entry, created_at: formatApiDate(created_ms, style.timeZone), updated_at };
+    return { seq, order_item_id, seller_id, updated_at, entry: shaped(written, style) };
+  }
+
+  /**
+   * Control routes, in server.js's form: [method, pattern, handler(match, body, query)]. `fail(status,
+   * message)` throws the server's control error; `sellerOf(body)` reads `clientId` or `sellerId`;
+   * `getStyle()` is the answer style in force.
+   */
+  function routes({ getState, sellerOf, fail, getStyle }) {
     return [
       ['GET', /^\/list-order$/, () => ({ order })],
       ['POST', /^\/list-order$/, (m, body) => {
@@ -131,7 +144,8 @@ function createChangeFeed({ listOrder = LIST_ORDERS[0] } = {}) {
       ['GET', /^\/changes$/, (m, body, query) => {
         const since = Number(query.get('since') ?? 0);
         const seller = query.get('sellerId');
-        return log.filter((c) => c.seq > since && (seller === null || c.seller_id === Number(seller)));
+        const style = getStyle();
+        return log.filter((c) => c.seq > since && (seller === null || c.seller_id === Number(seller))).map((c) => shown(c, style));
       }],
       ['POST', /^\/changes$/, (m, body) => {
         const made = apply(getState(), sellerOf(body), validSpec(body.changes ?? {}, fail));

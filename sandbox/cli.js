@@ -26,6 +26,12 @@ const FLAGS = {
   'rate-burst': ['number', 'Bucket size of --rate-limit: requests a client may send at once (default 10)'],
   'no-retry-after': ['boolean', 'Answer rate-limited requests 429 without a Retry-After header'],
   'no-sku': ['boolean', 'Play a marketplace without updates by sku: the field is ignored, so product_id is missing'],
+  'time-zone': ['string', 'IANA zone the API writes its datetimes in and reads updated_after in (default UTC)'],
+  'answer-style': ['string', 'json (default) or php: ids, quantities, prices and stock as strings, ok and booleans as 1/0'],
+  'has-more-style': ['string', 'How has_more is written: boolean (default), number (1/0), string ("true"/"false"), absent'],
+  'page-cap': ['number', 'orders.php serves at most this many items per page whatever limit asks (0: no cap)'],
+  'error-style': ['string', 'Error answers: default, http200, flat, jsend, errors (see sandbox/README.md)'],
+  'foreign-order-status': ['number', "Status of another seller's order item in order_detail.php: 404 (default) or 403"],
   replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
   'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
   'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],
@@ -68,20 +74,27 @@ async function main() {
     return;
   }
   const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, noSku, quiet, ...rest } = args;
-  const sandbox = createSandbox({
-    ...rest,
-    ordersB,
-    clockToleranceSec: clockTolerance,
-    latencyMs: latency,
-    rate429,
-    retryAfterSec: retryAfter,
-    rate5xx,
-    status5xx,
-    rateDrop,
-    rateLimitRetryAfter: noRetryAfter ? false : undefined,
-    skuUpdates: noSku ? false : undefined,
-    log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
-  });
+  let sandbox;
+  try {
+    sandbox = createSandbox({
+      ...rest,
+      ordersB,
+      clockToleranceSec: clockTolerance,
+      latencyMs: latency,
+      rate429,
+      retryAfterSec: retryAfter,
+      rate5xx,
+      status5xx,
+      rateDrop,
+      rateLimitRetryAfter: noRetryAfter ? false : undefined,
+      skuUpdates: noSku ? false : undefined,
+      log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
+    });
+  } catch (error) {
+    // A wrong value of a flag (a style switch, the list order): the message says which and why.
+    process.stderr.write(`${error.message}\nRun with --help for the flags.\n`);
+    process.exit(2);
+  }
   await sandbox.start(args.port ?? 8787);
   process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
   if (!quiet) {

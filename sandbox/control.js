@@ -1,12 +1,13 @@
 'use strict';
 // The control API under /_sandbox/ (sandbox/README.md, "Control API"): unsigned, loopback only. It
 // stands in for the operator (apps, webhooks, test events), changes orders, reads state for
-// assertions, and sets faults.
+// assertions, and sets faults and answer styles.
 const data = require('./data');
 const { readBody } = require('./http');
 const { invalidFaults, NO_FAULTS } = require('./faults');
 const { invalidSettings } = require('./rateLimit');
-const { formatApiDate, nowWholeSecondsMs } = require('./time');
+const { nowWholeSecondsMs } = require('./time');
+const { invalidStyle, checkedStyle } = require('./style');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
 
@@ -69,6 +70,7 @@ function createControl(ctx, hooks) {
       faults: ctx.faults,
       rateLimit: ctx.rateLimiter.settings,
       skuUpdates: ctx.skuUpdates,
+      style: ctx.style,
     })],
     ['POST', /^\/reset$/, (m, body) => {
       hooks.reset(body);
@@ -94,6 +96,14 @@ function createControl(ctx, hooks) {
       return { accepted: ctx.skuUpdates };
     }],
     ['POST', /^\/faults\/reset$/, () => Object.assign(ctx.faults, NO_FAULTS)],
+    ['GET', /^\/style$/, () => ctx.style],
+    ['POST', /^\/style$/, (m, body) => {
+      const invalid = invalidStyle(body);
+      if (invalid) throw new ControlError(400, invalid);
+      return Object.assign(ctx.style, checkedStyle(body));
+    }],
+    // Back to the style the sandbox was started with (its flags or options), as /reset does.
+    ['POST', /^\/style\/reset$/, () => Object.assign(ctx.style, ctx.initialStyle)],
     ['GET', /^\/stats$/, () => ctx.stats],
     ['POST', /^\/stats\/reset$/, () => (hooks.resetStats(), ctx.stats)],
     ['POST', /^\/apps\/([^/]+)$/, (m, body) => {
@@ -133,7 +143,7 @@ function createControl(ctx, hooks) {
         createdMs: now,
       });
       ctx.feed.record(ctx.state, order);
-      const deliveries = ctx.emit(sellerId, 'order.created', data.orderListEntry(ctx.state, order));
+      const deliveries = ctx.emit(sellerId, 'order.created', data.orderListEntry(ctx.state, order, ctx.writeDate));
       return { ...data.orderDetail(ctx.state, order), deliveries };
     }],
     ['POST', /^\/orders\/(\d+)\/status$/, (m, body) => {
@@ -144,7 +154,7 @@ function createControl(ctx, hooks) {
       const previous = order.status;
       data.setOrderStatus(ctx.state, order, body.status, nowWholeSecondsMs());
       ctx.feed.record(ctx.state, order);
-      const deliveries = ctx.emit(order.seller_id, 'order.updated', { ...data.orderListEntry(ctx.state, order), previous_status: previous });
+      const deliveries = ctx.emit(order.seller_id, 'order.updated', { ...data.orderListEntry(ctx.state, order, ctx.writeDate), previous_status: previous });
       return { ...data.orderDetail(ctx.state, order), deliveries };
     }],
     ['POST', /^\/orders\/(\d+)\/return$/, (m, body) => {
@@ -156,7 +166,7 @@ function createControl(ctx, hooks) {
         product_id: order.product_id,
         quantity: body.quantity ?? order.quantity,
         reason: body.reason ?? 'not_as_described',
-        requested_at: formatApiDate(Date.now()),
+        requested_at: ctx.writeDate(Date.now()),
       };
       return { ...payload, deliveries: ctx.emit(order.seller_id, 'return.requested', payload) };
     }],
@@ -178,6 +188,7 @@ function createControl(ctx, hooks) {
     ['POST', /^\/deliveries\/wait$/, async () => (await ctx.webhooks.idle(), ctx.webhooks.list())],
     ...ctx.feed.routes({
       getState: () => ctx.state,
+      getStyle: () => ctx.style,
       sellerOf: (body) => (body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId),
       fail: (status, message) => {
         throw new ControlError(status, message);
@@ -197,16 +208,16 @@ function createControl(ctx, hooks) {
       const product = [...ctx.state.products.values()].find((p) => p.seller_id === app.sellerId && !p.variant_ids.length);
       return {
         product_id: product.product_id, variant_combination_id: null, old_stock: product.stock, new_stock: product.stock,
-        updated: true, external_ref: 'operator-test', updated_at: formatApiDate(Date.now()),
+        updated: true, external_ref: 'operator-test', updated_at: ctx.writeDate(Date.now()),
       };
     }
     if (event === 'return.requested') {
       return {
         return_id: 0, order_item_id: order.order_item_id, order_no: order.order_no, product_id: order.product_id,
-        quantity: 1, reason: 'operator_test', requested_at: formatApiDate(Date.now()),
+        quantity: 1, reason: 'operator_test', requested_at: ctx.writeDate(Date.now()),
       };
     }
-    const entry = data.orderListEntry(ctx.state, order);
+    const entry = data.orderListEntry(ctx.state, order, ctx.writeDate);
     return event === 'order.updated' ? { ...entry, previous_status: entry.status } : entry;
   }
 

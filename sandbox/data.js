@@ -235,8 +235,8 @@ function setOrderStatus(state, order, status, nowMs) {
   order.listJson = null;
 }
 
-/** The list entry of the spec ("Order item"). */
-function orderListEntry(state, order) {
+/** The list entry of the spec ("Order item"); `formatDate` writes its datetimes (default: UTC). */
+function orderListEntry(state, order, formatDate = formatApiDate) {
   const product = state.products.get(order.product_id);
   return {
     order_item_id: order.order_item_id,
@@ -246,8 +246,8 @@ function orderListEntry(state, order) {
     currency: order.currency,
     unit_price: order.unit_price,
     quantity: order.quantity,
-    created_at: formatApiDate(order.created_ms),
-    updated_at: formatApiDate(order.updated_ms),
+    created_at: formatDate(order.created_ms),
+    updated_at: formatDate(order.updated_ms),
     product: { product_id: product.product_id, title: product.title, sku: product.sku },
     customer: { city: order.customer.city, district: order.customer.district },
   };
@@ -259,8 +259,8 @@ function orderListJson(state, order) {
   return order.listJson;
 }
 
-/** The detail of the spec ("Order detail"). */
-function orderDetail(state, order) {
+/** The detail of the spec ("Order detail"); `formatDate` writes its datetimes (default: UTC). */
+function orderDetail(state, order, formatDate = formatApiDate) {
   const product = state.products.get(order.product_id);
   const variant = order.variant_combination_id ? state.variants.get(order.variant_combination_id) : null;
   return {
@@ -272,8 +272,8 @@ function orderDetail(state, order) {
       currency: order.currency,
       quantity: order.quantity,
       unit_price: order.unit_price,
-      created_at: formatApiDate(order.created_ms),
-      updated_at: formatApiDate(order.updated_ms),
+      created_at: formatDate(order.created_ms),
+      updated_at: formatDate(order.updated_ms),
     },
     product: {
       product_id: product.product_id,

@@ -12,6 +12,7 @@ const ERROR_STATUS = {
   forbidden_product: 403,
   // Sandbox choices for what the spec leaves "not shown"
   invalid_timestamp: 401,
+  forbidden_order: 403, // another seller's order item, with the foreignOrderStatus 403 style
   replayed_signature: 401,
   client_inactive: 403,
   insufficient_permission: 403,

@@ -1,5 +1,6 @@
 'use strict';
 // HTTP plumbing shared by the API and the control API: JSON answers and bounded request bodies.
+// The bodies of API answers (envelope, errors) are written by style.js, in the answer style.
 const { ApiError } = require('./errors');
 
 function send(res, status, bodyText, headers = {}) {
@@ -10,13 +11,6 @@ function send(res, status, bodyText, headers = {}) {
   });
   res.end(bodyText);
 }
-
-/** The error shape of every API answer: { ok: false, error: { code, message, ...extra } }. */
-function errorBody(err) {
-  return JSON.stringify({ ok: false, error: { code: err.code, message: err.message, ...err.extra } });
-}
-
-const envelope = (value) => JSON.stringify({ ok: true, data: value });
 
 function readBody(req, limit) {
   return new Promise((resolve, reject) => {
@@ -35,4 +29,4 @@ function readBody(req, limit) {
   });
 }
 
-module.exports = { send, errorBody, envelope, readBody };
+module.exports = { send, readBody };

@@ -6,13 +6,14 @@
 //   api/orderDetail.js     "GET /order_detail.php"   api/stockUpdate.js  "POST /stock_update.php"
 //   api/ping.js            "GET /ping.php"           errors.js           "Errors" (codes, statuses)
 //   faults.js              injected faults           rateLimit.js        the per-client rate limit
-//   control.js             the control API
+//   control.js             the control API       style.js            answer styles ("not shown" points)
 const http = require('node:http');
 const { ApiError } = require('./errors');
 const { authenticate, headerNames, requirePermission } = require('./api/authentication');
 const data = require('./data');
 const { createRandom } = require('./random');
-const { send, errorBody, readBody } = require('./http');
+const { send, readBody } = require('./http');
+const { DEFAULT_STYLE, pickStyle, checkedStyle, errorAnswer, dateWriter } = require('./style');
 const { NO_FAULTS, pickFaults, nextFault, faultError } = require('./faults');
 const { createRateLimiter } = require('./rateLimit');
 const { createControl } = require('./control');
@@ -42,6 +43,8 @@ const DEFAULTS = {
   rateLimitRetryAfter: true,
   // Whether POST /stock_update.php takes `sku` in place of `product_id` (false: a marketplace without it).
   skuUpdates: true,
+  // Answer styles (sandbox/style.js): timeZone, answerStyle, hasMoreStyle, pageCap, errorStyle,
+  // foreignOrderStatus; absent ones take style.js's defaults.
 };
 
 const ROUTES = {
@@ -55,7 +58,10 @@ function createSandbox(options = {}) {
   const opts = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
   const log = opts.log ?? (() => {});
   const rateLimitOptions = { rate: opts.rateLimit, burst: opts.rateBurst, retryAfter: opts.rateLimitRetryAfter };
+  // Checked now, so a wrong option fails createSandbox with the control API's message.
+  const initialStyle = { ...DEFAULT_STYLE, ...checkedStyle(pickStyle(opts)) };
   const webhooks = new WebhookSender({
+    getStyle: () => ctx.style,
     headerPrefix: opts.headerPrefix,
     maxAttempts: opts.webhookMaxAttempts,
     retryBaseMs: opts.webhookRetryBaseMs,
@@ -63,7 +69,7 @@ function createSandbox(options = {}) {
     log,
   });
 
-  /** What every part works on. `state`, `faults`, `stats` and `seenSignatures` are replaced by reset(). */
+  /** What every part works on. `state`, `faults`, `style`, `stats` and `seenSignatures` are replaced by reset(). */
   const ctx = {
     opts,
     headers: headerNames(opts.headerPrefix),
@@ -73,6 +79,9 @@ function createSandbox(options = {}) {
     faultRandom: null,
     rateLimiter: createRateLimiter(rateLimitOptions),
     skuUpdates: opts.skuUpdates,
+    // How answers are written where the spec says "not shown" (sandbox/style.js).
+    style: null,
+    initialStyle,
     stats: null,
     seenSignatures: null, // signature -> unix seconds it was signed for
     webhooks,
@@ -84,6 +93,13 @@ function createSandbox(options = {}) {
       if (ctx.faults.clockSkewSec) headers = { date: new Date(ctx.serverNowMs()).toUTCString(), ...headers };
       send(res, status, bodyText, headers);
     },
+    /** Answers an API error in the error style. */
+    replyError(res, err) {
+      const { status, body } = errorAnswer(err, ctx.style);
+      ctx.reply(res, status, body, err.headers ?? {});
+    },
+    /** Writes an instant as the API does, in the style's zone. */
+    writeDate: (ms) => dateWriter(ctx.style)(ms),
     /** Sends `event` to every active app of the seller with the webhooks permission and a URL. */
     emit(sellerId, event, payload, emitOptions) {
       const sent = [];
@@ -103,6 +119,7 @@ function createSandbox(options = {}) {
     ctx.faultRandom = createRandom(seed ^ 0x5eed);
     ctx.rateLimiter.configure(rateLimitOptions, rateLimitOptions);
     ctx.skuUpdates = opts.skuUpdates;
+    ctx.style = { ...initialStyle };
     ctx.seenSignatures = new Map();
     ctx.feed.reset(seed);
     webhooks.clearAttempts();
@@ -182,7 +199,7 @@ function createSandbox(options = {}) {
       if (!(err instanceof ApiError)) throw err;
       entry.status = err.status;
       entry.code = err.code;
-      ctx.reply(res, err.status, errorBody(err), err.headers ?? {});
+      ctx.replyError(res, err);
     } finally {
       stats.inFlight--;
       record(entry);
@@ -198,7 +215,7 @@ function createSandbox(options = {}) {
     else if (url.startsWith(`${opts.basePath}/`)) work = handleApi(req, res, url.slice(opts.basePath.length));
     else {
       const err = new ApiError('endpoint_not_found', `The API lives under ${opts.basePath}/.`);
-      work = Promise.resolve(ctx.reply(res, err.status, errorBody(err)));
+      work = Promise.resolve(ctx.replyError(res, err));
     }
     work.catch((err) => {
       log(`internal error: ${err.stack}`);
@@ -218,6 +235,9 @@ function createSandbox(options = {}) {
     },
     get faults() {
       return ctx.faults;
+    },
+    get style() {
+      return ctx.style;
     },
     get stats() {
       return ctx.stats;

@@ -6,12 +6,15 @@ const crypto = require('node:crypto');
 const { request } = require('undici');
 const { webhookSignature } = require('./auth');
 const { formatApiDate } = require('./time');
+const { shaped } = require('./style');
 
 const MAX_KEPT_DELIVERIES = 10_000;
 
 class WebhookSender {
-  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {} }) {
+  /** `getStyle()` is the sandbox's answer style: events are written as its API writes (sandbox/style.js). */
+  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {}, getStyle }) {
     this.headerPrefix = headerPrefix;
+    this.getStyle = getStyle;
     this.maxAttempts = maxAttempts;
     this.retryBaseMs = retryBaseMs;
     this.timeoutMs = timeoutMs;
@@ -38,7 +41,7 @@ class WebhookSender {
       encoding: app.webhookSignatureEncoding,
       secret: app.webhookSecret,
       tamper,
-      body: Buffer.from(JSON.stringify({ id: eventId, event, created_at: formatApiDate(Date.now()), test, data }), 'utf8'),
+      body: this.eventBody(eventId, event, test, data),
     };
     if (!tamper) {
       this.deliveries.set(delivery.deliveryId, delivery);
@@ -46,6 +49,13 @@ class WebhookSender {
       if (this.deliveries.size > MAX_KEPT_DELIVERIES) this.deliveries.delete(this.deliveries.keys().next().value);
     }
     return this.start(delivery);
+  }
+
+  /** The event's bytes in the answer style in force when it is sent (a resend sends the same bytes). */
+  eventBody(id, event, test, data) {
+    const style = this.getStyle();
+    const body = shaped({ id, event, created_at: formatApiDate(Date.now(), style.timeZone), test, data }, style);
+    return Buffer.from(JSON.stringify(body), 'utf8');
   }
 
   /**

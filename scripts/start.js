@@ -3,7 +3,8 @@
 // `npm start`: the demo. Provisions Node 24 and n8n once, installs this package into n8n as a
 // community package, starts the sandbox and n8n on loopback, imports a credential and the example
 // workflows, registers the trigger's production URL with the sandbox, and says what to try.
-// Ctrl-C stops everything.
+// Ctrl-C stops everything. Arguments go to the sandbox, so the demo can play a real marketplace's
+// answer style: `npm start -- --time-zone America/New_York --answer-style php` (sandbox/README.md).
 const path = require('node:path');
 const { STATE, N8N_VERSION, provision, startN8n, log } = require('./lib');
 const { startSandboxProcess } = require('./sandbox-process');
@@ -16,7 +17,7 @@ async function main() {
   provision();
   const userFolder = path.join(STATE, 'demo');
   log(`starting the sandbox on 127.0.0.1:${SANDBOX_PORT}…`);
-  const sandbox = await startSandboxProcess(['--port', String(SANDBOX_PORT), '--quiet']);
+  const sandbox = await startSandboxProcess(['--port', String(SANDBOX_PORT), '--quiet', ...process.argv.slice(2)]);
   let n8n;
   const stop = async () => {
     log('stopping…');

@@ -2,7 +2,7 @@
 // Spec "GET /order_detail.php": one order item with product, customer and shipment.
 const { ApiError } = require('../errors');
 const data = require('../data');
-const { envelope } = require('../http');
+const { successBody, dateWriter, foreignOrderError } = require('../style');
 
 module.exports = {
   method: 'GET',
@@ -15,10 +15,10 @@ module.exports = {
       });
     }
     const order = ctx.state.orders.get(Number(raw));
-    // Another seller's item is answered as not found: its existence is not this seller's business.
-    if (!order || order.seller_id !== app.sellerId) {
-      throw new ApiError('order_not_found', `Order item ${raw} was not found.`);
-    }
-    return envelope(data.orderDetail(ctx.state, order));
+    if (!order) throw new ApiError('order_not_found', `Order item ${raw} was not found.`);
+    // Another seller's item is answered as not found by default: its existence is not this seller's
+    // business. The foreignOrderStatus 403 style answers forbidden_order instead.
+    if (order.seller_id !== app.sellerId) throw foreignOrderError(raw, ctx.style);
+    return successBody(data.orderDetail(ctx.state, order, dateWriter(ctx.style)), ctx.style);
   },
 };

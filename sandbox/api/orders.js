@@ -3,6 +3,7 @@
 const { ApiError } = require('../errors');
 const data = require('../data');
 const { parseApiOrIsoDate } = require('../time');
+const { okJson, shaped, dateWriter, paginationBody } = require('../style');
 const { intParam } = require('./params');
 
 const DEFAULT_PAGE_SIZE = 50; // the spec's recommended size; its default is "not shown"
@@ -12,18 +13,19 @@ module.exports = {
   method: 'GET',
   permission: 'orders:read',
   handle(ctx, app, { query }) {
-    const { state, feed } = ctx;
+    const { state, feed, style } = ctx;
     const limit = intParam(query, 'limit', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
     const offset = intParam(query, 'offset', { min: 0, max: Infinity, fallback: 0 });
     const status = query.get('status');
     const updatedAfterRaw = query.get('updated_after');
     let updatedAfter = null;
     if (updatedAfterRaw !== null) {
-      updatedAfter = parseApiOrIsoDate(updatedAfterRaw);
+      // Read in the API's own zone, as a backend compares with its local datetimes.
+      updatedAfter = parseApiOrIsoDate(updatedAfterRaw, style.timeZone);
       if (updatedAfter === null) {
         throw new ApiError(
           'invalid_parameter',
-          'updated_after must be "YYYY-MM-DD HH:MM:SS" (UTC) or ISO 8601.',
+          `updated_after must be "YYYY-MM-DD HH:MM:SS" (${style.timeZone}) or ISO 8601.`,
           { field: 'updated_after' },
         );
       }
@@ -36,10 +38,18 @@ module.exports = {
     }
     orders = feed.sort(orders);
     const pageSize = ctx.faults.listIgnoresLimit ? MAX_PAGE_SIZE : limit;
-    const page = orders.slice(offset, offset + pageSize);
+    // A capped server serves fewer than it was asked for; `limit` still says what was asked.
+    const served = style.pageCap > 0 ? Math.min(pageSize, style.pageCap) : pageSize;
+    const page = orders.slice(offset, offset + served);
     const hasMore = ctx.faults.listHasMoreAlways || offset + page.length < orders.length;
-    const pagination = { limit: pageSize, offset, returned: page.length, has_more: hasMore };
-    const body = `{"ok":true,"data":{"orders":[${page.map((o) => data.orderListJson(state, o)).join(',')}],"pagination":${JSON.stringify(pagination)}}}`;
+    const pagination = paginationBody({ limit: pageSize, offset, returned: page.length, hasMore }, style);
+    // The default style reuses each item's cached JSON: list pages are the hot path.
+    const plain = style.timeZone === 'UTC' && style.answerStyle === 'json';
+    const writeDate = dateWriter(style);
+    const entries = page.map((o) =>
+      plain ? data.orderListJson(state, o) : JSON.stringify(shaped(data.orderListEntry(state, o, writeDate), style)),
+    );
+    const body = `{"ok":${okJson(style)},"data":{"orders":[${entries.join(',')}],"pagination":${JSON.stringify(pagination)}}}`;
     feed.afterListPage(state, app);
     return body;
   },

@@ -1,8 +1,7 @@
 'use strict';
 // Spec "POST /stock_update.php": sets the stock of one product or variant of the seller.
 const { ApiError } = require('../errors');
-const { envelope } = require('../http');
-const { formatApiDate } = require('../time');
+const { successBody, dateWriter } = require('../style');
 
 const MAX_STOCK = 1_000_000_000;
 
@@ -105,10 +104,10 @@ function handle(ctx, app, { rawBody, req }) {
     new_stock: stock,
     updated: true,
     external_ref: external_ref ?? null,
-    updated_at: formatApiDate(Date.now()),
+    updated_at: dateWriter(ctx.style)(Date.now()),
   };
   ctx.emit(app.sellerId, 'stock.updated', result);
-  return envelope(result);
+  return successBody(result, ctx.style);
 }
 
 module.exports = { method: 'POST', permission: 'stock:write', handle };

@@ -55,6 +55,43 @@ describe('sandbox CLI', () => {
 		expect(await exited).toBe(0);
 	});
 
+	test('the style flags set the initial answer style', async () => {
+		const { child, firstLine, exited } = startCli([
+			'--port', '0', '--orders', '5', '--quiet',
+			'--time-zone', 'America/New_York', '--answer-style', 'php', '--has-more-style', 'string',
+			'--page-cap', '2', '--error-style', 'flat', '--foreign-order-status', '403',
+		]);
+		const info = JSON.parse(await firstLine);
+		const res = await fetch(`${info.controlUrl}/style`);
+		expect(((await res.json()) as { data: unknown }).data).toEqual({
+			timeZone: 'America/New_York', answerStyle: 'php', hasMoreStyle: 'string', pageCap: 2, errorStyle: 'flat', foreignOrderStatus: 403,
+		});
+		const app = info.apps.find((x: { name: string }) => x.name === 'seller-a-full');
+		const client = new PartnerClient(info.baseUrl, app.clientId, app.clientSecret);
+		const list = await client.get('/orders.php?limit=5');
+		const missing = await client.get('/order_detail.php?order_item_id=1');
+		await client.close();
+		expect(list.json.data.pagination).toEqual({ limit: '5', offset: '0', returned: '2', has_more: 'true' });
+		expect(list.json.data.orders[0]).toMatchObject({ order_item_id: '500001', created_at: '2026-03-02 19:00:00' });
+		expect(missing.status).toBe(404);
+		expect(missing.json).toEqual({ ok: 0, error: 'order_not_found', message: 'Order item 1 was not found.' });
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+	});
+
+	test.each([
+		[['--time-zone', 'Atlantis/Capital'], 'Style switch "timeZone" must be an IANA time zone such as America/New_York; "Atlantis/Capital" is not one.'],
+		[['--answer-style', 'xml'], 'Style switch "answerStyle" must be one of json, php.'],
+		[['--page-cap=-1'], 'Style switch "pageCap" must be a whole number from 0 (no cap) to 1000.'],
+		[['--foreign-order-status', '410'], 'Style switch "foreignOrderStatus" must be one of 404, 403.'],
+	])('a wrong style flag %j is refused with its message and exit code 2', async (args, message) => {
+		const { child, exited } = startCli(['--port', '0', ...args]);
+		let stderr = '';
+		child.stderr!.on('data', (d) => (stderr += d));
+		expect(await exited).toBe(2);
+		expect(stderr).toBe(`${message}\nRun with --help for the flags.\n`);
+	});
+
 	test('a bad flag is refused with a message and exit code 2', async () => {
 		const { child, exited } = startCli(['--orders', 'many']);
 		let stderr = '';
