@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiCredentials, apiRequest } from './transport';
-import { checkPageMoved, readOrdersPage } from './transport/answers';
+import { OffsetCheck, readOrdersPage } from './transport/answers';
 import { startRun } from './transport/runPolicy';
 import { mapWithConcurrency } from './transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
@@ -235,15 +235,14 @@ async function pollChanges(
  */
 async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{ entries: IDataObject[]; settled: boolean }> {
 	const entries: IDataObject[] = [];
+	const offsets = new OffsetCheck(this.getNode());
 	for (let scan = 0; scan < MAX_SCANS; scan++) {
 		let moved = false;
 		let expectFirst: string | undefined;
-		let previous: IDataObject[] | undefined;
 		for (let offset = 0; ; ) {
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
 			const { orders, more } = readOrdersPage(data);
-			checkPageMoved(this.getNode(), previous, orders, offset);
-			previous = orders;
+			offsets.page(orders, offset);
 			for (const order of orders) entries.push(order);
 			if (expectFirst !== undefined && String(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { checkPageMoved, readFlag, readOrdersPage, successData } from '../../nodes/MarketplacePartner/transport/answers';
+import { OffsetCheck, readFlag, readOrdersPage, successData } from '../../nodes/MarketplacePartner/transport/answers';
 
 const node = { name: 'Marketplace Partner', type: 'marketplacePartner', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const page = (...ids: Array<number | string>) => ids.map((order_item_id) => ({ order_item_id }));
@@ -62,37 +62,46 @@ describe('a page of GET /orders.php', () => {
 	});
 });
 
-describe('a page that repeats the one before it', () => {
-	test('the same ids at the next offset: the API ignores offset, and the walk stops with an error', () => {
-		expect(() => checkPageMoved(node, page(1, 2), page('1', '2'), 2, 3)).toThrow('The API answered offset 2 with the same order items as the page before it');
+describe('an API that ignores offset', () => {
+	const walk = (pages: Array<[Array<number | string>, number]>, itemIndex?: number) => {
+		const check = new OffsetCheck(node, itemIndex);
+		for (const [ids, offset] of pages) check.page(page(...ids), offset);
+	};
+
+	test('the first page at a later offset a second time stops the walk with an error that says why', () => {
+		let caught: { message?: string; description?: string; context?: { itemIndex?: number } } | undefined;
 		try {
-			checkPageMoved(node, page(7), page(7), 1);
-		} catch (error) {
-			expect((error as { description?: string }).description).toBe(
-				'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
+			walk(
+				[
+					[[1, 2], 0],
+					[['1', '2'], 2],
+					[[1, 2], 4],
+				],
+				3,
 			);
-		}
-		expect.assertions(2);
-	});
-
-	test.each([
-		['the first page', undefined, page(1, 2)],
-		['after an empty page', [], page(1, 2)],
-		['an empty page', page(1, 2), []],
-		['other ids', page(1, 2), page(2, 3)],
-		['a page sharing its first id only', page(1, 2), page(1, 3)],
-		['a shorter page', page(1, 2), page(1)],
-	])('%s is no repeat', (_, previous, current) => {
-		expect(() => checkPageMoved(node, previous, current, 2)).not.toThrow();
-	});
-
-	test('the item index is kept on the error', () => {
-		let caught: { context?: { itemIndex?: number } } | undefined;
-		try {
-			checkPageMoved(node, page(1), page(1), 1, 4);
 		} catch (error) {
 			caught = error as never;
 		}
-		expect(caught?.context?.itemIndex).toBe(4);
+		expect(caught?.message).toBe('The API answered offset 4 with the same order items as the first page');
+		expect(caught?.description).toBe(
+			'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
+		);
+		expect(caught?.context?.itemIndex).toBe(3);
+	});
+
+	test.each([
+		['once: a list that moved while paging', [[[7], 0], [[7], 1], [[8], 2]]],
+		['the first page read again at offset 0 (a second scan of a window)', [[[1, 2], 0], [[2, 3], 1], [[1, 2], 0], [[1, 2], 0], [[2, 3], 1]]],
+		['empty pages', [[[1, 2], 0], [[], 2], [[], 2], [[], 4]]],
+		['other pages', [[[1, 2], 0], [[3, 4], 2], [[3, 4], 4], [[5], 6]]],
+		['pages sharing the first id only', [[[1, 2], 0], [[1, 3], 2], [[1, 3], 4]]],
+		['an empty first page', [[[], 0], [[], 3], [[], 6]]],
+	])('%s is no error', (_, pages) => {
+		expect(() => walk(pages as Array<[number[], number]>)).not.toThrow();
+	});
+
+	test('the first page is the first one read at offset 0', () => {
+		expect(() => walk([[[1], 0], [[2], 0], [[2], 1], [[2], 2]])).not.toThrow();
+		expect(() => walk([[[1], 0], [[2], 0], [[1], 1], [[1], 2]])).toThrow(/offset 2/);
 	});
 });

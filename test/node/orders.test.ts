@@ -52,6 +52,22 @@ describe('Order operations in the n8n engine', () => {
 		}
 	});
 
+	test('Return All against an API that ignores offset stops with an error after the first page came back twice, not in an endless loop', async () => {
+		const orders = [1, 2, 3].map((order_item_id) => ({ order_item_id, created_at: '2026-05-01 10:00:00' }));
+		const api = await startScriptedApi([ok({ orders, pagination: { has_more: true } })]);
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true },
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			expect(items).toEqual([]);
+			expect(error?.message).toBe('The API answered offset 6 with the same order items as the first page');
+			expect(api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '3', '6']);
+		} finally {
+			await api.close();
+		}
+	});
+
 	test('a limit over one page follows the pages and stops at the limit', async () => {
 		const { items } = await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 150 }, credentials: credentials() });
 		expect(items).toHaveLength(150);

@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
 type Change = { seq: number; order_item_id: number; updated_at: string; entry: IDataObject };
 
@@ -61,6 +62,21 @@ describe('Marketplace Partner Orders Trigger', () => {
 		const offsets = (await sb.control('GET', '/stats')).recent.map((r: { query: { offset: string } }) => r.query.offset);
 		expect(offsets).toEqual(count === 1 ? ['0', '1'] : ['0', '2', '3']);
 		expect((await h.poll()).items).toBeNull();
+	});
+
+	test('an API that ignores offset fails the poll with an error, instead of reading its first page forever', async () => {
+		const orders = [1, 2, 3].map((order_item_id) => ({ order_item_id, created_at: '2026-05-01 10:00:00', updated_at: '2026-05-01 10:00:00' }));
+		const api = await startScriptedApi([ok({ orders, pagination: { has_more: 1 } })]);
+		try {
+			const h = new PollHarness({ events: ['order.created'], options: {} }, credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }));
+			const { items, error } = await h.activate();
+			expect(items).toBeNull();
+			expect(error?.message).toBe('The API answered offset 2 with the same order items as the first page');
+			// The first read saw a move (its overlap entry missing) and read the window again.
+			expect(api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '2', '0', '2']);
+		} finally {
+			await api.close();
+		}
 	});
 
 	test('two changes of one order item within the same second both come out, once each', async () => {

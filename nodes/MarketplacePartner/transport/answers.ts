@@ -40,16 +40,31 @@ export function readOrdersPage(data: IDataObject): OrdersPage {
 }
 
 /**
- * Throws when a page repeats the one before it: an API that ignores `offset` answers every page
- * with the first, and a walk would never end (or, cut short, silently miss all the rest).
+ * Watches the pages of one walk (or one poll's reads) for an API that ignores `offset`: it answers
+ * every page with the first, and a walk would never end (or, cut short, silently miss all the
+ * rest). A page at a later offset equal to the first page a second time stops the walk with an
+ * error; once may be a list that moved while we paged.
  */
-export function checkPageMoved(node: INode, previous: IDataObject[] | undefined, page: IDataObject[], offset: number, itemIndex?: number): void {
-	if (!previous?.length || previous.length !== page.length) return;
-	if (page.every((entry, i) => String(entry.order_item_id) === String(previous[i].order_item_id))) {
-		throw new NodeOperationError(node, `The API answered offset ${offset} with the same order items as the page before it`, {
+export class OffsetCheck {
+	private first: string | undefined;
+	private repeats = 0;
+
+	constructor(
+		private readonly node: INode,
+		private readonly itemIndex?: number,
+	) {}
+
+	page(orders: IDataObject[], offset: number): void {
+		const ids = orders.map((entry) => String(entry.order_item_id)).join(',');
+		if (offset === 0) {
+			this.first ??= ids;
+			return;
+		}
+		if (ids === '' || ids !== this.first || ++this.repeats < 2) return;
+		throw new NodeOperationError(this.node, `The API answered offset ${offset} with the same order items as the first page`, {
 			description:
 				'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
-			itemIndex,
+			itemIndex: this.itemIndex,
 		});
 	}
 }

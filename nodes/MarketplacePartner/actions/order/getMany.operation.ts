@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { apiCredentials, apiRequest } from '../../transport';
-import { checkPageMoved, readOrdersPage } from '../../transport/answers';
+import { OffsetCheck, readOrdersPage } from '../../transport/answers';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 /** The API's maximum page size: Return All asks for full pages. */
@@ -95,7 +95,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			: undefined;
 
 		const orderItems: INodeExecutionData[] = [];
-		let previous: IDataObject[] | undefined;
+		const offsets = new OffsetCheck(this.getNode(), i);
 		for (let offset = 0; ; ) {
 			const pageSize = Math.min(MAX_PAGE_SIZE, limit - orderItems.length);
 			const data = await apiRequest.call(this, 'GET', '/orders.php', {
@@ -103,8 +103,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				itemIndex: i,
 			});
 			const { orders, more } = readOrdersPage(data);
-			checkPageMoved(this.getNode(), previous, orders, offset, i);
-			previous = orders;
+			offsets.page(orders, offset);
 			for (const order of orders.slice(0, limit - orderItems.length)) {
 				orderItems.push({ json: order, pairedItem: { item: i } });
 			}
