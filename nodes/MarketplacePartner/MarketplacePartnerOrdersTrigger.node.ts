@@ -83,7 +83,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 300,
 						description:
-							'How far the clocks of n8n and the marketplace may differ. Each window starts this much earlier than n8n\'s clock says, so no change is missed when the API\'s clock is behind.',
+							'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
 					},
 					{
 						displayName: 'Detail Concurrency',
@@ -116,7 +116,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'On the first activation, emit the changes made after this moment (a catch-up) instead of starting now. Ignored once the trigger has emitted.',
+							'On the first activation, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
 					},
 					{
 						displayName: 'Status',

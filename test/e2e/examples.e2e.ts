@@ -118,6 +118,26 @@ describe('the examples in real n8n', () => {
 		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'GET /ping.php 200': 1 });
 	});
 
+	test('Check setup against a marketplace answering like PHP (strings, has_more 1/0, pages of 50, errors as HTTP 200, New York time): the report says so', async () => {
+		await sb.control('POST', '/style', { answerStyle: 'php', pageCap: 50, errorStyle: 'http200', timeZone: 'America/New_York' });
+		try {
+			const run = await execute(userFolder, 'mpExampleCheckSetup');
+			expect(run.data.resultData.error).toBeUndefined();
+			const report = Object.fromEntries(output(run, 'Check Setup').map((f) => [f.check, f]));
+			expect(report.Authentication).toMatchObject({ result: 'ok', details: { okWrittenAs: 'number 1' } });
+			expect(report['List paging']).toMatchObject({
+				result: 'ok',
+				finding: 'Pages hold at most 50 order items though 100 were asked for; the node pages on. has_more is written as number 1.',
+				details: { returned: 50, pageCap: 50 },
+			});
+			expect(report['List values'].details).toEqual({ numbersWrittenAs: 'string', ordering: 'order_item_id ascending' });
+			expect(report.Errors).toMatchObject({ result: 'ok', details: { httpStatus: 200, code: 'order_not_found' } });
+			expect(report['Time zone']).toMatchObject({ result: 'skipped' });
+		} finally {
+			await sb.control('POST', '/style/reset');
+		}
+	});
+
 	test("Issue 14's fault mix (15 % 429 with Retry-After 1 s, 10 % 503, 5 % dropped) on a 301-row sheet: the run completes, every row at its value", async () => {
 		const products = await sb.control('GET', '/products?sellerId=1001');
 		const targets = products.flatMap((p: { product_id: number; variant_combination_ids: number[] }) =>

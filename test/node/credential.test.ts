@@ -139,6 +139,29 @@ describe('credential test (/ping.php)', () => {
 		});
 	});
 
+	test.each([
+		['PHP types (ok as 1) and errors as HTTP 200', { answerStyle: 'php', errorStyle: 'http200' }],
+		['flat errors', { errorStyle: 'flat' }],
+	])('against a marketplace answering with %s: OK, and a wrong secret still named', async (_, style) => {
+		await sb.control('POST', '/style', style);
+		try {
+			expect(await testCredential(credentialsFor(sb.baseUrl, sb.apps['seller-a-full']))).toEqual({ status: 'OK', message: 'Connection successful!' });
+			expect(await testCredential(credentialsFor(sb.baseUrl, { ...sb.apps['seller-a-full'], clientSecret: 'cs_wrong' }))).toEqual({
+				status: 'Error',
+				message: 'The API could not verify the signature: the Client ID or Client Secret is wrong.',
+			});
+		} finally {
+			await sb.control('POST', '/style/reset');
+		}
+	});
+
+	test('a time zone that is no zone name is refused before sending, with what to set', async () => {
+		expect(await testCredential(credentialsFor(sb.baseUrl, sb.apps['seller-a-full'], { timeZone: 'EST+3' }))).toEqual({
+			status: 'Error',
+			message: 'The credential\'s Time Zone "EST+3" is not a time zone name. Use an IANA name such as UTC, Europe/Istanbul or America/New_York.',
+		});
+	});
+
 	test('a credential saved before Header Prefix existed (no such field) signs with X-SVC-', async () => {
 		const { headerPrefix, ...saved } = credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
 		expect(headerPrefix).toBe('X-SVC-');
