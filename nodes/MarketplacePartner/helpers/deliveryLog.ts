@@ -15,7 +15,7 @@ export const MAX_DELIVERY_IDS = 10_000;
 // and pairs taken from such a list into this process's record kept every request's whole static
 // data alive (issue #27: 8.7 GB after 1,000 deliveries). A string holds no object to wrap or to
 // keep, every entry costs the same 20 bytes (a full record 200 KB; the list of pairs was 440 KB),
-// and 72 bits of hash make a false match against 10,000 ids about 1 in 10^17.
+// and with 72 bits of hash a new id falsely matches one of 10,000 with a chance of about 2 in 10^18.
 const DIGEST_CHARS = 12;
 export const ENTRY_CHARS = DIGEST_CHARS + 8;
 const RECORD = /^(?:[\w-]{12}[0-9a-f]{8})*$/;
