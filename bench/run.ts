@@ -1,6 +1,8 @@
-// `npm run bench [-- --quick]`: our node against a raw signed undici client and against the
+// `npm run bench [-- --quick] [-- --webhooks]`: our node against a raw signed undici client and against the
 // do-it-yourself way, measured side by side in one run. Prints a table and writes
-// bench/results/latest.json. --quick runs every scenario at a tenth of the size.
+// bench/results/latest.json. --quick runs every scenario at a tenth of the size. --webhooks adds
+// `npm run bench:webhooks` at 1,000 deliveries (100 with --quick), one n8n process, both
+// expression engines (a few minutes more; the full run is `npm run bench:webhooks`).
 import './common';
 import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -13,12 +15,14 @@ import { buildQueryString } from '../nodes/MarketplacePartner/transport/signing'
 import { control, loadHarness, median, signedHeaders, TABLE_HEAD, tableLine, type SandboxInfo, type TableRow } from './common';
 import { runDiy } from './diy';
 import { runRateLimitBench } from './rateLimit';
+import { comparisons, runWebhooksBench } from './webhooks';
 import { FLOOR_TYPE, floorNodeType, type FloorJob } from './floorNode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandboxProcess } = require('../scripts/sandbox-process');
 
 const quick = process.argv.includes('--quick');
+const webhooks = process.argv.includes('--webhooks');
 const FAULT_MIX = { rate429: 0.15, retryAfterSec: 1, rate5xx: 0.1, rateDrop: 0.05 };
 const scale = quick ? 0.1 : 1;
 const PULL_ORDERS = 10_000 * scale;
@@ -301,6 +305,9 @@ async function main() {
 	// 7. Against a rate limit, on a sandbox of its own (bench/rateLimit.ts).
 	const rateLimit = await runRateLimitBench({ quick });
 	results.rateLimit = rateLimit.results;
+	// 8. The trigger inside the real n8n under a burst of deliveries (bench/webhooks.ts).
+	const webhookRun = webhooks ? await runWebhooksBench({ n: quick ? 100 : 1000, modes: ['single'], engines: ['vm', 'legacy'] }) : undefined;
+	results.webhooks = webhookRun?.results;
 
 	mkdirSync(path.join(__dirname, 'results'), { recursive: true });
 	writeFileSync(path.join(__dirname, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -338,6 +345,11 @@ async function main() {
 		rows.push({ scenario: 'Real n8n (do-it-yourself)', ours: 'not installed here: run `npm run provision` first', reference: '', ratio: '' });
 	}
 	rows.push(...rateLimit.rows);
+	for (const c of webhookRun ? comparisons(webhookRun.results) : []) {
+		for (const k of c.checks.filter((check) => check.name !== 'executions')) {
+			rows.push({ scenario: `Real n8n, ${c.mode}: ${c.label}, ${c.ours.sent} deliveries at 20 concurrent: ${k.name}`, ours: k.text, reference: "n8n's Webhook node, Header Auth", ratio: '', target: k.target, met: k.met });
+		}
+	}
 	const lines = [
 		`Machine: ${results.machine.cpus} cores, ${results.machine.cpu}, ${results.machine.memoryGiB} GiB, Node ${results.machine.node}${quick ? ' (quick: a tenth of the size)' : ''}`,
 		'',

@@ -307,4 +307,4 @@ async function startQueueInstallation({ extraEnv = {} } = {}) {
   };
 }
 
-module.exports = { startQueueInstallation, ensureServers };
+module.exports = { startQueueInstallation, ensureServers, treeRssKb };

@@ -3,6 +3,8 @@
 // its ledger as the witness. Started once for the file; everything is stopped in afterAll.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { n8nRest, output } from '../helpers/n8nRest';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -17,6 +19,13 @@ type Execution = { id: string; status: string; mode: string };
 type Change = { seq: number; order_item_id: number; updated_at: string; entry: { status: string } };
 type ApiRequest = { endpoint: string; clientId: string | null; query: Record<string, string>; at: number };
 const BIG_SYNC_ID = 'mpQueueStockSync2k';
+const BURST_WORKFLOW_ID = 'mpQueueBurst1000';
+const BURST_WEBHOOK_ID = 'f0000000-0000-4000-8000-00000000b001';
+const BURST = 1000;
+// n8n's default expression engine builds an isolate for every webhook request to a trigger other
+// than its own Webhook node and never returns that memory (docs/benchmarks.md): the webhook
+// processes run the engine README's "Running in production" recommends for them.
+const WEBHOOK_PROCESS_ENV = { N8N_EXPRESSION_ENGINE: 'legacy' };
 const POLL_WORKFLOW_ID = 'mpQueueOrdersPoll';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The API's `YYYY-MM-DD HH:MM:SS` (UTC) as epoch milliseconds. */
@@ -41,6 +50,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	const webhookPorts: Record<string, number> = {};
 	const sheet = new Map<string, number>(); // "product:variant" -> stock in the 2,000-row sheet
 	const report: Record<string, unknown> = {};
+	let burstNotRun: string[] | undefined; // the burst's deliveries answered 2xx that never ran
 
 	const { rest, executionData, runData } = n8nRest(() => q.process('main').url);
 	const executions = async (workflowId: string): Promise<Execution[]> =>
@@ -57,6 +67,13 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			return e && !['new', 'running', 'waiting'].includes(e.status) ? e : undefined;
 		}, 240_000);
 	const hookUrl = (name: string) => triggerUrl(webhookPorts[name], sb.baseUrl);
+	/** One query to the installation's PostgreSQL; its rows as text, one a line. */
+	const psql = (sql: string): string => {
+		const bin = path.join('/usr/lib/postgresql', q.postgres.version, 'bin', 'psql');
+		const res = spawnSync(bin, ['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'n8n', '-d', 'n8n', '-tAc', sql], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+		expect(res.status).toBe(0);
+		return res.stdout.trim();
+	};
 	const stock = (productId: number, variantId?: number) => {
 		const product = sb.raw.state.products.get(productId);
 		return variantId ? sb.raw.state.variants.get(variantId).stock : product.stock;
@@ -96,6 +113,22 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		const bigFile = path.join(q.dir, 'big-sync.json');
 		writeFileSync(bigFile, JSON.stringify(big));
 		await n8nCommand(q.userFolder('main'), ['import:workflow', `--input=${bigFile}`], q.env);
+		// The burst's workflow: the trigger and a No-Op, so that 1,000 runs cost the worker little.
+		const trigger = exampleFor('new-order-to-warehouse.json', sb.baseUrl).nodes.find((n: { name: string }) => n.name === 'Order Created');
+		const burst = {
+			id: BURST_WORKFLOW_ID,
+			name: 'Queue test: burst of deliveries',
+			nodes: [
+				{ ...trigger, id: 'f0000000-0000-4000-8000-00000000b002', webhookId: BURST_WEBHOOK_ID },
+				{ id: 'f0000000-0000-4000-8000-00000000b003', name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
+			],
+			connections: { 'Order Created': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		};
+		const burstFile = path.join(q.dir, 'burst.json');
+		writeFileSync(burstFile, JSON.stringify(burst));
+		await n8nCommand(q.userFolder('main'), ['import:workflow', `--input=${burstFile}`], q.env);
+		await n8nCommand(q.userFolder('main'), ['publish:workflow', `--id=${BURST_WORKFLOW_ID}`], q.env);
 
 		// Each process on its own "machine": its own user folder with the package installed in it.
 		for (const name of ['worker', 'webhook-a', 'webhook-b']) installPackageInto(q.userFolder(name), tarball);
@@ -106,8 +139,8 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		webhookPorts['webhook-b'] = await freePort();
 		await Promise.all([
 			q.start('worker'),
-			q.start('webhook-a', { port: webhookPorts['webhook-a'] }),
-			q.start('webhook-b', { port: webhookPorts['webhook-b'] }),
+			q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV }),
+			q.start('webhook-b', { port: webhookPorts['webhook-b'], extraEnv: WEBHOOK_PROCESS_ENV }),
 		]);
 		report.n8nStartMs = Date.now() - up;
 		const owner = await rest('POST', '/owner/setup', { email: 'queue@example.com', firstName: 'Q', lastName: 'Q', password: 'Queue-Partner-2026' });
@@ -170,7 +203,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		for (const id of ids.slice(0, 10)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl(other(sentTo.get(id)!)) });
 		await sb.control('POST', '/deliveries/wait');
 		await q.process('webhook-a').stop();
-		await q.start('webhook-a', { port: webhookPorts['webhook-a'] });
+		await q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV });
 		for (const id of ids.slice(10, 15)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-a') });
 		const sameProcess = [ids[15], ids[17], ids[19]];
 		for (const id of sameProcess) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-b') });
@@ -204,6 +237,90 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		report.deliveries = { first: 50, resent: resent.length, droppedByTrigger: resent.length, executions: list.length };
 	});
 
+	test(`a burst of ${BURST} deliveries through a load balancer while one webhook process restarts: all answered 2xx in the end, none runs twice`, async () => {
+		// The load balancer: round robin over both webhook processes; one that is down answers 502,
+		// and the sender retries (with backoff, as the marketplace does), by turns reaching the other.
+		const targets = [webhookPorts['webhook-a'], webhookPorts['webhook-b']];
+		let turn = 0;
+		const balancer = http.createServer((req, res) => {
+			const upstream = http.request({ host: '127.0.0.1', port: targets[turn++ % 2], path: req.url, method: req.method, headers: req.headers }, (answer) => {
+				res.writeHead(answer.statusCode!, answer.headers);
+				answer.pipe(res);
+			});
+			upstream.once('error', () => res.writeHead(502).end('Bad Gateway'));
+			req.pipe(upstream);
+		});
+		await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}/webhook/${BURST_WEBHOOK_ID}/webhook`;
+		const sender = sb.raw.webhooks;
+		const { maxAttempts } = sender;
+		sender.maxAttempts = 8; // backoff 0.5 s doubling: the last attempt about a minute after the first
+		const peakMiB: Record<string, number> = {};
+		const watch = setInterval(() => {
+			for (const [name, mib] of Object.entries(q.memory() as Record<string, number>)) if (name.startsWith('webhook')) peakMiB[name] = Math.max(peakMiB[name] ?? 0, mib);
+		}, 250);
+		try {
+			const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
+			const orders = [...sb.raw.state.orders.values()];
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { orderListEntry } = require('../../sandbox/data');
+			const ids = Array.from({ length: BURST }, (_, i) => sender.send(app, 'order.created', orderListEntry(sb.raw.state, orders[i % orders.length]), { url }).deliveryId as string);
+			await until('a fifth of the burst to be answered', async () => sender.list({ event: 'order.created' }).filter((a: { url: string }) => a.url === url).length >= BURST / 5);
+			await q.process('webhook-a').stop();
+			await q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV });
+			await sender.idle();
+			const attempts = sender.list().filter((a: { url: string }) => a.url === url);
+			const answered = new Set(attempts.filter((a: { statusCode: number }) => a.statusCode >= 200 && a.statusCode < 300).map((a: { deliveryId: string }) => a.deliveryId));
+			// Every delivery got a 2xx in the end, some only after retries.
+			expect(ids.filter((id) => !answered.has(id))).toEqual([]);
+			const retried = new Set(attempts.filter((a: { attempt: number }) => a.attempt > 1).map((a: { deliveryId: string }) => a.deliveryId));
+
+			const counts = () => psql(`select count(*) || ',' || count(*) filter (where status in ('new', 'running', 'waiting')) from execution_entity where "workflowId" = '${BURST_WORKFLOW_ID}'`);
+			let last = '';
+			await until('the burst\'s executions to end', async () => {
+				const now = counts();
+				const settled = now === last && now.endsWith(',0');
+				last = now;
+				return settled;
+			}, 300_000);
+			// The delivery id of each execution, from its stored data.
+			const started = psql(
+				`select m[1] from execution_entity e join execution_data d on d."executionId" = e.id, regexp_matches(d.data, 'whd_[0-9a-f]{24}') m where e."workflowId" = '${BURST_WORKFLOW_ID}'`,
+			).split('\n');
+			expect(started).toHaveLength(Number(last.split(',')[0]));
+			// No delivery ran twice, and every run is one of the burst's deliveries.
+			expect(new Set(started).size).toBe(started.length);
+			const sent = new Set(ids);
+			expect(started.filter((id) => !sent.has(id))).toEqual([]);
+			const ran = new Set(started);
+			burstNotRun = ids.filter((id) => !ran.has(id));
+			report.burst = {
+				deliveries: BURST,
+				attempts: attempts.length,
+				retried: retried.size,
+				notAnsweredFirst: attempts.filter((a: { attempt: number; statusCode: number | null }) => a.attempt === 1 && !(a.statusCode! >= 200 && a.statusCode! < 300)).length,
+				executions: started.length,
+				answeredButNotRun: burstNotRun.length,
+				peakRssMiB: peakMiB,
+			};
+			process.stdout.write(`burst with a webhook process restarted: ${JSON.stringify(report.burst)}\n`);
+		} finally {
+			clearInterval(watch);
+			sender.maxAttempts = maxAttempts;
+			balancer.close();
+		}
+	}, 600_000);
+
+	// KNOWN GAP, open (issue #27): the trigger answers 200 before n8n has created and queued the run
+	// (it must, or n8n 2.41 drops the static-data save of the delivery ids: README, Trigger), so a
+	// webhook process stopped with such runs still pending (n8n waits only for runs it has added)
+	// loses deliveries it has already answered, and the sender does not retry them. Measured here:
+	// hundreds of the 1,000 when the process stops a fifth into the burst. This test turns red when
+	// that is fixed: then make it an ordinary test.
+	test.failing('the burst: every delivery answered 2xx also ran (fails: answered before the run is queued)', () => {
+		expect(burstNotRun).toEqual([]);
+	});
+
 	test('a tampered delivery is answered 401 by either webhook process and starts nothing', async () => {
 		const before = (await executions(TRIGGER_WORKFLOW_ID)).length;
 		for (const name of ['webhook-a', 'webhook-b']) {
@@ -234,11 +351,8 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		const change = async (changes: Record<string, number>): Promise<number> =>
 			(await sb.control('POST', '/changes', { clientId, changes })).seq;
 		const staticData = () => {
-			const psql = path.join('/usr/lib/postgresql', q.postgres.version, 'bin', 'psql');
-			const sql = `select "staticData" from workflow_entity where id = '${POLL_WORKFLOW_ID}'`;
-			const res = spawnSync(psql, ['-h', '127.0.0.1', '-p', String(q.postgres.port), '-U', 'n8n', '-d', 'n8n', '-tAc', sql], { encoding: 'utf8' });
-			expect(res.status).toBe(0);
-			return res.stdout.trim() ? JSON.parse(res.stdout)['node:Orders Trigger'] : undefined;
+			const stored = psql(`select "staticData" from workflow_entity where id = '${POLL_WORKFLOW_ID}'`);
+			return stored ? JSON.parse(stored)['node:Orders Trigger'] : undefined;
 		};
 		const pollRuns = (count: number) =>
 			until(`${count} poll executions to end`, async () => {

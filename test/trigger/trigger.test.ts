@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
+import { ENTRY_CHARS, recordOf, seenBefore } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 import { credentialsFor } from '../helpers/n8n';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -198,7 +199,9 @@ describe('Marketplace Partner Trigger', () => {
 		expect(await post('{"n":3}', { id: 'whd_shared' })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
 		expect((await post('{"n":4}', { id: 'whd_new' })).status).toBe(200);
 		expect(first.runs.length + second.runs.length + server.runs.length).toBe(2);
-		expect(JSON.parse(store.json)['node:Marketplace Partner Trigger'].deliveries.map(([id]: [string]) => id)).toEqual(['whd_shared', 'whd_new']);
+		const stored = JSON.parse(store.json)['node:Marketplace Partner Trigger'].deliveries;
+		expect(recordOf(stored)).toHaveLength(2 * ENTRY_CHARS);
+		for (const id of ['whd_shared', 'whd_new']) expect(seenBefore([{ deliveries: stored }], id, Date.now())).toBe(true);
 	});
 
 	test('only a new delivery changes the static data: n8n writes nothing back for a dropped one', async () => {

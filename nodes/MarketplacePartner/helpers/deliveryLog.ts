@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 // Delivery ids seen recently, kept in the trigger node's workflow static data. n8n loads a live
@@ -7,8 +8,53 @@ import type { IDataObject } from 'n8n-workflow';
 const WINDOW_SECONDS = 24 * 60 * 60;
 export const MAX_DELIVERY_IDS = 10_000;
 
-/** `[deliveryId, receivedAtUnixSeconds]`, oldest first: an array keeps its order in any JSON store. */
-type Seen = Array<[string, number]>;
+// The record is one string of fixed-width entries, oldest first: per id, the first 9 bytes of its
+// SHA-256 in base64url and the Unix seconds it was first seen in 8 hex digits. One string, not a
+// list of pairs: n8n wraps every object of a workflow's static data in a Proxy of its own each
+// time it loads it (n8n-workflow's ObservableObject: 10,000 of them per request with a full list),
+// and pairs taken from such a list into this process's record kept every request's whole static
+// data alive (issue #27: 8.7 GB after 1,000 deliveries). A string holds no object to wrap or to
+// keep, every entry costs the same 20 bytes (a full record 200 KB; the list of pairs was 440 KB),
+// and with 72 bits of hash a new id falsely matches one of 10,000 with a chance of about 2 in 10^18.
+const DIGEST_CHARS = 12;
+export const ENTRY_CHARS = DIGEST_CHARS + 8;
+const RECORD = /^(?:[\w-]{12}[0-9a-f]{8})*$/;
+
+/** The entry of `deliveryId` first seen at Unix second `seconds`. */
+export function deliveryEntry(deliveryId: string, seconds: number): string {
+	const digest = createHash('sha256').update(deliveryId, 'utf8').digest().subarray(0, 9).toString('base64url');
+	return digest + seconds.toString(16).padStart(8, '0');
+}
+
+const digestOf = (entry: string) => entry.slice(0, DIGEST_CHARS);
+const secondsAt = (record: string, at: number) => parseInt(record.slice(at + DIGEST_CHARS, at + ENTRY_CHARS), 16);
+const entriesIn = (record: string) => Array.from({ length: record.length / ENTRY_CHARS }, (_, i) => record.slice(i * ENTRY_CHARS, (i + 1) * ENTRY_CHARS));
+
+/**
+ * The record as stored: its string, or a list of `[id, seconds]` pairs, what versions before the
+ * string stored (read so that an update forgets nothing); anything else is an empty record.
+ */
+export function recordOf(stored: unknown): string {
+	if (typeof stored === 'string') return RECORD.test(stored) ? stored : '';
+	if (!Array.isArray(stored)) return '';
+	return stored
+		.filter((pair): pair is [string, number] => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1]) && pair[1] >= 0)
+		.map(([id, seconds]) => deliveryEntry(id, seconds))
+		.join('');
+}
+
+/** The entries still inside the window at `now`: entries are oldest first, so the expired ones lead. */
+function unexpired(record: string, now: number): string {
+	let at = 0;
+	while (at < record.length && now - secondsAt(record, at) >= WINDOW_SECONDS) at += ENTRY_CHARS;
+	return record.slice(at);
+}
+
+/** Whether `record` holds an entry of `digest`: a match counts only where an entry starts. */
+function holds(record: string, digest: string): boolean {
+	for (let at = record.indexOf(digest); at >= 0; at = record.indexOf(digest, at + 1)) if (at % ENTRY_CHARS === 0) return true;
+	return false;
+}
 
 /**
  * Records `deliveryId` in every record (the node's static data, this process's memory); true when
@@ -19,18 +65,17 @@ type Seen = Array<[string, number]>;
  */
 export function seenBefore(records: IDataObject[], deliveryId: string, nowMs: number): boolean {
 	const now = Math.floor(nowMs / 1000);
-	const known = records.map((state) =>
-		((Array.isArray(state.deliveries) ? state.deliveries : []) as Seen).filter(([, at]) => now - at < WINDOW_SECONDS),
-	);
-	if (known.some((seen) => seen.some(([id]) => id === deliveryId))) return true;
-	// Usually the records agree: only ids missing from the first are added, and only then re-sorted.
+	const entry = deliveryEntry(deliveryId, now);
+	const known = records.map((state) => unexpired(recordOf(state.deliveries), now));
+	if (known.some((record) => holds(record, digestOf(entry)))) return true;
+	// Usually the records agree: only entries missing from the first are added, and only then re-sorted.
 	const [first, ...others] = known;
-	const ids = new Set(first.map(([id]) => id));
-	const missing = others.flat().filter(([id]) => !ids.has(id) && ids.add(id));
-	const merged = [...(missing.length ? [...first, ...missing].sort((a, b) => a[1] - b[1]) : first), [deliveryId, now] as [string, number]].slice(
-		-MAX_DELIVERY_IDS,
-	);
-	// A new array each, assigned: n8n notices a change of a top-level key of the node's static data.
-	for (const state of records) state.deliveries = [...merged];
+	const differing = others.filter((record) => record !== first);
+	const digests = new Set(differing.length ? entriesIn(first).map(digestOf) : []);
+	const missing = differing.flatMap(entriesIn).filter((e) => !digests.has(digestOf(e)) && digests.add(digestOf(e)));
+	const merged = missing.length ? [...entriesIn(first), ...missing].sort((a, b) => secondsAt(a, 0) - secondsAt(b, 0)).join('') : first;
+	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
+	const record = (merged + entry).slice(-MAX_DELIVERY_IDS * ENTRY_CHARS);
+	for (const state of records) state.deliveries = record;
 	return false;
 }
