@@ -24,7 +24,7 @@ const BURST_WEBHOOK_ID = 'f0000000-0000-4000-8000-00000000b001';
 const BURST = 1000;
 // n8n's default expression engine builds an isolate for every webhook request to a trigger other
 // than its own Webhook node and never returns that memory (docs/benchmarks.md): the webhook
-// processes run the engine README's "Running in production" recommends for them.
+// processes run the engine docs/production.md recommends for them.
 const WEBHOOK_PROCESS_ENV = { N8N_EXPRESSION_ENGINE: 'legacy' };
 const POLL_WORKFLOW_ID = 'mpQueueOrdersPoll';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -312,7 +312,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	}, 600_000);
 
 	// KNOWN GAP, open (issue #27): the trigger answers 200 before n8n has created and queued the run
-	// (it must, or n8n 2.41 drops the static-data save of the delivery ids: README, Trigger), so a
+	// (it must, or n8n 2.41 drops the static-data save of the delivery ids: docs/webhook-trigger.md), so a
 	// webhook process stopped with such runs still pending (n8n waits only for runs it has added)
 	// loses deliveries it has already answered, and the sender does not retry them. Measured here:
 	// hundreds of the 1,000 when the process stops a fifth into the burst. This test turns red when
