@@ -1,5 +1,8 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -89,10 +92,69 @@ export class MarketplacePartnerApi implements ICredentialType {
 	];
 	// Stryker restore all
 
+	/**
+	 * The Test button: a signed GET /ping.php, judged by n8n's own tester. A declarative test, as
+	 * n8n's verification wants (a credential-test function would need the deprecated
+	 * `helpers.request`). n8n shows a rule's message when a failed answer has that HTTP status
+	 * (`responseCode`), or when a 2xx answer has that value at that key (`responseSuccessBody`, for
+	 * marketplaces that write errors as HTTP 200); the first rule that matches wins.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			// Pasted with spaces or trailing slashes, the Base URL still works (as in the nodes).
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
+			url: '/ping.php',
+			method: 'GET',
+			timeout: 15000,
+		},
+		// n8n's type takes rules of one kind, its tester any mix (it checks each rule's type).
+		rules: [
+			...statusRule(401, 'The API refused the signature (HTTP 401): check the Client ID, the Client Secret and the Header Prefix, and that the clock of the machine running n8n is right.'),
+			...statusRule(403, 'The API refused this partner application (HTTP 403): it may be deactivated or lack a permission. Ask the marketplace operator.'),
+			...statusRule(404, 'The Base URL has no Partner API /ping.php under it (HTTP 404): check it is the partner API address ending in /v1.'),
+			...statusRule(429, 'The API is rate limiting this partner application (HTTP 429): try again in a minute.'),
+			...[500, 502, 503, 504].flatMap((status) =>
+				statusRule(status, `The API answered with a server error (HTTP ${status}): try again later, or check the Base URL.`),
+			),
+			// Errors written as HTTP 200, nested ({"error": {"code"}}) or flat ({"code"}).
+			...bodyRules('invalid_signature', 'The API could not verify the signature: the Client ID or Client Secret is wrong.'),
+			...bodyRules('expired_timestamp', 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'),
+			...bodyRules('missing_auth_headers', 'The API did not see the authentication headers: check the Header Prefix.'),
+			...bodyRules('client_inactive', 'This partner application is deactivated: ask the marketplace operator.'),
+			...bodyRules('endpoint_not_found', 'The Base URL has no Partner API /ping.php under it: check it is the partner API address ending in /v1.'),
+			...[false, 0, '0', 'false'].map((value) => ({
+				type: 'responseSuccessBody' as const,
+				properties: {
+					key: 'ok',
+					value,
+					message: 'The API refused the credentials. Check Client ID, Client Secret and Header Prefix.',
+				},
+			})),
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'ok',
+					value: undefined,
+					message: 'The Base URL does not answer like the Partner API (no "ok" in its answer): check it is the partner API address ending in /v1.',
+				},
+			},
+		] as Rule[] as IAuthenticateRuleResponseSuccessBody[],
+	};
+
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		return await signRequestOptions(credentials, requestOptions);
 	}
+}
+
+type Rule = IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody;
+
+function statusRule(value: number, message: string): Rule[] {
+	return [{ type: 'responseCode', properties: { value, message } }];
+}
+
+function bodyRules(code: string, message: string): Rule[] {
+	return ['error.code', 'code'].map((key) => ({ type: 'responseSuccessBody', properties: { key, value: code, message } }));
 }
