@@ -188,16 +188,11 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		});
 
 		test('Column Names offers the SKU column, not the Product ID column, when identifying by SKU', () => {
-			// One collection per choice (n8n 1.x cannot resolve displayOptions on a collection's children).
-			const values = (identifyBy: string) => ({ resource: 'stock', operation: 'update', identifyBy, columns: { mappingMode: 'autoMapInputData' }, columnNames: {} });
-			const shown = (identifyBy: string) => {
-				const collections = node.description.properties.filter(
-					(p) => p.name === 'columnNames' && NodeHelpers.displayParameter(values(identifyBy), p, { typeVersion: 2 }, node.description),
-				);
-				expect(collections).toHaveLength(1);
-				for (const o of collections[0].options as INodeProperties[]) expect(o.displayOptions).toBeUndefined();
-				return (collections[0].options as INodeProperties[]).map((o) => o.name);
-			};
+			const columnNames = node.description.properties.find((p) => p.name === 'columnNames')!;
+			const shown = (identifyBy: string) =>
+				(columnNames.options as INodeProperties[])
+					.filter((o) => NodeHelpers.displayParameterPath({ identifyBy, columnNames: {} }, o, 'columnNames', { typeVersion: 2 }, node.description))
+					.map((o) => o.name);
 			expect(shown('sku')).toEqual(['externalRef', 'sku', 'stock', 'variantCombinationId']);
 			expect(shown('productId')).toEqual(['externalRef', 'productId', 'stock', 'variantCombinationId']);
 		});

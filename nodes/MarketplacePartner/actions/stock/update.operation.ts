@@ -74,64 +74,6 @@ const v1Properties: INodeProperties[] = [
 
 const autoMapped = { 'columns.mappingMode': ['autoMapInputData'] };
 
-/** Column Names for one way of identifying the product; its key column option first after externalRef. */
-function columnNamesFor(identifyBy: IdentifyBy): INodeProperties {
-	const keyColumn: INodeProperties =
-		identifyBy === 'sku'
-			? {
-					displayName: 'SKU Column',
-					name: 'sku',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Item Code',
-					description: 'The column holding the SKU',
-				}
-			: {
-					displayName: 'Product ID Column',
-					name: 'productId',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Article No',
-					description: 'The column holding the marketplace product_id',
-				};
-	return {
-		displayName: 'Column Names',
-		name: 'columnNames',
-		type: 'collection',
-		placeholder: 'Name a Column',
-		default: {},
-		description: 'Columns of your data named otherwise than the fields, named once for the whole run',
-		displayOptions: { show: { ...autoMapped, identifyBy: [identifyBy] } },
-		options: [
-			{
-				displayName: 'External Reference Column',
-				name: 'externalRef',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Note',
-				description: 'The column holding your own reference for each row',
-			},
-			keyColumn,
-			{
-				displayName: 'Stock Column',
-				name: 'stock',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Qty',
-				description: 'The column holding the new stock',
-			},
-			{
-				displayName: 'Variant Combination ID Column',
-				name: 'variantCombinationId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. Variant',
-				description: 'The column holding the variant combination ID',
-			},
-		],
-	};
-}
-
 /** Version 2: n8n's resource mapper, either a column per field or the fields read from each item. */
 const v2Properties: INodeProperties[] = [
 	{
@@ -178,12 +120,59 @@ const v2Properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: autoMapped },
 	},
-	// Two collections of the same name, one per Identify Product By: n8n 1.x cannot resolve a child of a
-	// collection with displayOptions ("Could not resolve parameter dependencies"), so the choice
-	// between the Product ID and the SKU column is made on the collection. Same name, same values:
-	// saved workflows load unchanged.
-	columnNamesFor('productId'),
-	columnNamesFor('sku'),
+	{
+		displayName: 'Column Names',
+		name: 'columnNames',
+		type: 'collection',
+		placeholder: 'Name a Column',
+		default: {},
+		description: 'Columns of your data named otherwise than the fields, named once for the whole run',
+		displayOptions: { show: autoMapped },
+		options: [
+			{
+				displayName: 'External Reference Column',
+				name: 'externalRef',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Note',
+				description: 'The column holding your own reference for each row',
+			},
+			{
+				displayName: 'Product ID Column',
+				name: 'productId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Article No',
+				description: 'The column holding the marketplace product_id',
+				displayOptions: { show: { '/identifyBy': ['productId'] } },
+			},
+			{
+				displayName: 'SKU Column',
+				name: 'sku',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Item Code',
+				description: 'The column holding the SKU',
+				displayOptions: { show: { '/identifyBy': ['sku'] } },
+			},
+			{
+				displayName: 'Stock Column',
+				name: 'stock',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Qty',
+				description: 'The column holding the new stock',
+			},
+			{
+				displayName: 'Variant Combination ID Column',
+				name: 'variantCombinationId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Variant',
+				description: 'The column holding the variant combination ID',
+			},
+		],
+	},
 ];
 
 const properties: INodeProperties[] = [
