@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { control } = require('../sandbox/client');
-const { ROOT, installPackageInto, n8nCommand } = require('./lib');
+const { ROOT, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
@@ -102,7 +102,7 @@ async function prepareWorkspace({
     fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
   await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
-  for (const id of publish) await n8nCommand(userFolder, ['publish:workflow', `--id=${id}`], extraEnv);
+  for (const id of publish) await publishWorkflow(userFolder, id, extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
