@@ -1,5 +1,4 @@
 import type {
-	IAuthenticateRuleResponseCode,
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -95,9 +94,11 @@ export class MarketplacePartnerApi implements ICredentialType {
 	/**
 	 * The Test button: a signed GET /ping.php, judged by n8n's own tester. A declarative test, as
 	 * n8n's verification wants (a credential-test function would need the deprecated
-	 * `helpers.request`). n8n shows a rule's message when a failed answer has that HTTP status
-	 * (`responseCode`), or when a 2xx answer has that value at that key (`responseSuccessBody`, for
-	 * marketplaces that write errors as HTTP 200); the first rule that matches wins.
+	 * `helpers.request`). Every answer is read, whatever its HTTP status (`ignoreHttpStatusErrors`):
+	 * n8n shows a rule's message when the answer's body has that value at that key, and the API's
+	 * error code says more than the status (a 401 is a wrong secret, a clock or a header prefix).
+	 * n8n 1.x's tester also loses the status of a refused request, so rules by status would not
+	 * reach 1.x users. The first rule that matches wins; none matching is "Connection successful!".
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -105,40 +106,38 @@ export class MarketplacePartnerApi implements ICredentialType {
 			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
 			url: '/ping.php',
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 			timeout: 15000,
 		},
-		// n8n's type takes rules of one kind, its tester any mix (it checks each rule's type).
 		rules: [
-			...statusRule(401, 'The API refused the signature (HTTP 401): check the Client ID, the Client Secret and the Header Prefix, and that the clock of the machine running n8n is right.'),
-			...statusRule(403, 'The API refused this partner application (HTTP 403): it may be deactivated or lack a permission. Ask the marketplace operator.'),
-			...statusRule(404, 'The Base URL has no Partner API /ping.php under it (HTTP 404): check it is the partner API address ending in /v1.'),
-			...statusRule(429, 'The API is rate limiting this partner application (HTTP 429): try again in a minute.'),
-			...[500, 502, 503, 504].flatMap((status) =>
-				statusRule(status, `The API answered with a server error (HTTP ${status}): try again later, or check the Base URL.`),
-			),
-			// Errors written as HTTP 200, nested ({"error": {"code"}}) or flat ({"code"}).
-			...bodyRules('invalid_signature', 'The API could not verify the signature: the Client ID or Client Secret is wrong.'),
-			...bodyRules('expired_timestamp', 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'),
-			...bodyRules('missing_auth_headers', 'The API did not see the authentication headers: check the Header Prefix.'),
-			...bodyRules('client_inactive', 'This partner application is deactivated: ask the marketplace operator.'),
-			...bodyRules('endpoint_not_found', 'The Base URL has no Partner API /ping.php under it: check it is the partner API address ending in /v1.'),
+			// The error code wherever the marketplace writes it: {"error": {"code"}} (the spec's shape),
+			// {"error": "<code>"}, {"code"} (JSend) or {"errors": [{"code"}]}.
+			...codeRules(['invalid_signature', 'replayed_signature'], 'The API could not verify the signature: the Client ID or Client Secret is wrong.'),
+			...codeRules(['expired_timestamp', 'invalid_timestamp'], 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'),
+			...codeRules(['missing_auth_headers'], 'The API did not see the authentication headers: check the Header Prefix.'),
+			...codeRules(['client_inactive'], 'This partner application is deactivated: ask the marketplace operator.'),
+			...codeRules(['endpoint_not_found'], 'The Base URL has no Partner API /ping.php under it: check it is the partner API address ending in /v1.'),
+			...codeRules(['rate_limited'], 'The API is rate limiting this partner application: try again in a minute.'),
+			...codeRules(['service_unavailable'], 'The API is unavailable at the moment: try again later.'),
+			// Any other refusal, with the ok flag as JSON or as PHP writes it.
 			...[false, 0, '0', 'false'].map((value) => ({
 				type: 'responseSuccessBody' as const,
 				properties: {
 					key: 'ok',
 					value,
-					message: 'The API refused the credentials. Check Client ID, Client Secret and Header Prefix.',
+					message: 'The API refused the test request. Check Client ID, Client Secret and Header Prefix.',
 				},
 			})),
+			// A web page, another API, an empty answer.
 			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'ok',
 					value: undefined,
-					message: 'The Base URL does not answer like the Partner API (no "ok" in its answer): check it is the partner API address ending in /v1.',
+					message: 'The Base URL does not answer like the Partner API: check it is the partner API address ending in /v1.',
 				},
 			},
-		] as Rule[] as IAuthenticateRuleResponseSuccessBody[],
+		],
 	};
 
 	async authenticate(
@@ -149,12 +148,6 @@ export class MarketplacePartnerApi implements ICredentialType {
 	}
 }
 
-type Rule = IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody;
-
-function statusRule(value: number, message: string): Rule[] {
-	return [{ type: 'responseCode', properties: { value, message } }];
-}
-
-function bodyRules(code: string, message: string): Rule[] {
-	return ['error.code', 'code'].map((key) => ({ type: 'responseSuccessBody', properties: { key, value: code, message } }));
+function codeRules(codes: string[], message: string): IAuthenticateRuleResponseSuccessBody[] {
+	return codes.flatMap((value) => ['error.code', 'error', 'code', 'errors.0.code'].map((key) => ({ type: 'responseSuccessBody' as const, properties: { key, value, message } })));
 }
