@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // n8n in queue mode, as production runs it: Redis, PostgreSQL, a main, a worker and two webhook
 // processes (each its own user folder with this package installed), the sandbox as the API and
 // its ledger as the witness. Started once for the file; everything is stopped in afterAll.
