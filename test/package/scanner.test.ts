@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // n8n's community-package scanner, run offline as `npx @n8n/scan-community-package` runs it after
 // its provenance check: its rules over the source and over the packed tarball (scripts/scan.mjs).
 import { spawnSync } from 'node:child_process';
