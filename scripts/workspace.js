@@ -9,9 +9,9 @@ const { ROOT, installPackageInto, n8nCommand, publishWorkflow } = require('./lib
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
-const TRIGGER_WORKFLOW_ID = 'mpExampleNewOrder1';
+const TRIGGER_WORKFLOW_ID = 'mpExNewOrder1';
 // Published too: its Orders Trigger polls the sandbox every minute (activation takes its first poll).
-const POLLING_WORKFLOW_ID = 'mpExampleOrderSync';
+const POLLING_WORKFLOW_ID = 'mpExOrderSync';
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 

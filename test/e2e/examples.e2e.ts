@@ -67,7 +67,7 @@ describe('the examples in real n8n', () => {
 			return variant ? p.variants.find((v: { variant_combination_id: number }) => v.variant_combination_id === variant).stock : p.stock;
 		};
 		const untouched = { 70011: await stockOf(70011), 70004: await stockOf(70004) };
-		const run = await execute(userFolder, 'mpExampleStockSync1');
+		const run = await execute(userFolder, 'mpExStockSync1');
 		expect(run.data.resultData.error).toBeUndefined();
 
 		const { updated, failures } = stockResults(run);
@@ -108,7 +108,7 @@ describe('the examples in real n8n', () => {
 		const product = (id: number) => sb.control('GET', `/products/${id}`);
 		const untouched = (await product(70004)).stock;
 		await sb.control('POST', '/stats/reset');
-		const run = await execute(userFolder, 'mpExampleStockBySku');
+		const run = await execute(userFolder, 'mpExStockBySku');
 		expect(run.data.resultData.error).toBeUndefined();
 		const { updated, failures } = stockResults(run);
 		expect(updated.map((r) => [r.product_id, r.variant_combination_id, r.new_stock, r.external_ref])).toEqual([
@@ -141,7 +141,7 @@ describe('the examples in real n8n', () => {
 
 	test('Custom call: the HTTP Request node signs /ping.php with our credential', async () => {
 		await sb.control('POST', '/stats/reset');
-		const run = await execute(userFolder, 'mpExampleCustomCall');
+		const run = await execute(userFolder, 'mpExCustomCall');
 		expect(output(run, 'Signed Ping')[0]).toMatchObject({ ok: true, data: { pong: true, client_id: appClientId } });
 		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'GET /ping.php 200': 1 });
 	});
@@ -149,7 +149,7 @@ describe('the examples in real n8n', () => {
 	test('Check setup against a marketplace answering like PHP (strings, has_more 1/0, pages of 50, errors as HTTP 200, New York time): the report says so', async () => {
 		await sb.control('POST', '/style', { answerStyle: 'php', pageCap: 50, errorStyle: 'http200', timeZone: 'America/New_York' });
 		try {
-			const run = await execute(userFolder, 'mpExampleCheckSetup');
+			const run = await execute(userFolder, 'mpExCheckSetup');
 			expect(run.data.resultData.error).toBeUndefined();
 			const report = Object.fromEntries(output(run, 'Check Setup').map((f) => [f.check, f]));
 			expect(report.Authentication).toMatchObject({ result: 'ok', details: { okWrittenAs: 'number 1' } });

@@ -128,7 +128,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 
 	test('the spreadsheet-to-stock example, started through main, runs on the worker: valid rows applied once, bad rows reported', async () => {
 		await sb.control('POST', '/stats/reset');
-		const id = await runThroughMain('mpExampleStockSync1');
+		const id = await runThroughMain('mpExStockSync1');
 		expect((await finished(id)).status).toBe('success');
 		expect(q.process('worker').output()).toContain(`Worker started execution ${id} `);
 		expect(q.process('main').output()).not.toContain(`Worker started execution ${id} `);

@@ -29,7 +29,7 @@ const CHROMIUM_ARGS = [
 	'--disable-component-update',
 	'--disable-sync',
 ];
-const STOCK_WORKFLOW_ID = 'mpExampleStockSync1';
+const STOCK_WORKFLOW_ID = 'mpExStockSync1';
 const NODE_TYPE = 'n8n-nodes-marketplace-partner.marketplacePartner';
 
 describe('the editor in a real browser', () => {
