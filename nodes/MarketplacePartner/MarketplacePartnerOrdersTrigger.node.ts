@@ -11,7 +11,7 @@ import { OffsetCheck, readOrdersPage } from './transport/answers';
 import { startRun } from './transport/runPolicy';
 import { mapWithConcurrency } from './transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets } from './helpers/orderChanges';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from './helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -214,7 +214,7 @@ async function pollChanges(
 
 	// A window read while the list kept moving may have missed entries anywhere in it: keep its start.
 	const since = settled
-		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: parseApiDate(formatApiDateTime(startedMs, timeZone))! }, margins)
+		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: wallClockMs(startedMs, timeZone) }, margins)
 		: windowStart;
 	const output = await withDetail.call(this, emitted, options);
 	const seen = remember(state?.seen ?? {}, added, since);

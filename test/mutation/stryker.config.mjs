@@ -57,6 +57,9 @@ export default {
 	maxTestRunnerReuse: 50,
 	// The tests talk HTTP over loopback and wait out Retry-After: more room than the default 5 s.
 	timeoutMS: 10000,
+	// The initial run of every test (about 1,000 since the answer styles) takes 3-4 minutes on an
+	// idle 2-core machine and several times that on a shared one; Stryker's default gives it 5.
+	dryRunTimeoutMinutes: 30,
 	tempDirName: '.stryker-tmp',
 	cleanTempDir: 'always',
 };

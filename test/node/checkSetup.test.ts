@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi, type Answer } from '../helpers/scriptedApi';
 
 type Product = { product_id: number; sku: string; stock: number; variant_combination_ids: number[] };
 
@@ -190,5 +191,153 @@ describe.each([
 	test('with the credential set to it: the zone is confirmed', async () => {
 		const report = await checkSetup(sb, { timeZone: zone }, { productId: product.product_id, stock: 4 });
 		expect(report['Time zone']).toMatchObject({ result: 'ok', setting: `Time Zone of the API: ${zone}` });
+	});
+});
+
+// Answers the sandbox never gives, in the order Check Setup asks: ping, the list (and its next page
+// when the first is short), the first item's detail, a missing item, the test product by id, by SKU.
+describe('Check Setup against answers the sandbox never gives', () => {
+	async function checkScripted(answers: Answer[], testProduct: IDataObject = {}) {
+		const api = await startScriptedApi(answers);
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			return { report: Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>, error, requests: api.requests.map((r) => `${r.method} ${r.url.replace('/api/partner/v1', '')}`) };
+		} finally {
+			await api.close();
+		}
+	}
+	const date = (ms: number) => ({ date: new Date(ms).toUTCString() });
+	const order = (id: number, updated = '2026-05-01 10:00:00') => ({ order_item_id: id, updated_at: updated, created_at: updated });
+
+	test('no Date header, an empty list, a missing order item answered as a success', async () => {
+		const { report, requests } = await checkScripted([
+			ok({ pong: true }),
+			ok({ orders: [], pagination: { has_more: false } }),
+			ok({ order: { order_item_id: 2147483647 } }),
+		]);
+		expect(report.Clock).toEqual({
+			check: 'Clock',
+			result: 'warning',
+			finding: "The API sends no Date header: the node cannot correct a clock difference by itself. Keep this machine's clock synchronised (NTP).",
+		});
+		expect(report['List paging']).toMatchObject({ finding: 'The first page held 0 order items (100 asked for). has_more is written as boolean false.', details: { returned: 0, pageCap: null } });
+		expect(report['List values']).toBeUndefined();
+		expect(report['Permission orders:detail']).toEqual({ check: 'Permission orders:detail', result: 'skipped', finding: 'Not checked: the list held no order item to read.' });
+		expect(report.Errors).toEqual({ check: 'Errors', result: 'warning', finding: 'Order item 2147483647 (which should not exist) was answered as a success.' });
+		expect(requests).toEqual(['GET /ping.php', 'GET /orders.php?limit=100&offset=0', 'GET /order_detail.php?order_item_id=2147483647']);
+	});
+
+	test('a short first page without has_more and an empty next one: no cap; one entry: no ordering', async () => {
+		const { report, requests } = await checkScripted([
+			{ ...ok({ pong: true }), headers: date(Date.now()) },
+			ok({ orders: [order(5)], pagination: { limit: 100 } }),
+			ok({ orders: [], pagination: { limit: 100 } }),
+			ok({ order: { order_item_id: 5 } }),
+			{ status: 404, body: { error: 'order_not_found' } },
+		]);
+		expect(report['List paging']).toEqual({
+			check: 'List paging',
+			result: 'ok',
+			finding: 'The first page held 1 order item (100 asked for). has_more is absent: the node reads on until an empty page (one request more per list).',
+			details: { returned: 1, pageCap: null, hasMoreWrittenAs: 'absent' },
+		});
+		expect(report['List values'].finding).toBe(
+			'Ids and numbers are written as number; datetimes as string "2026-05-01 10:00:00". The page follows no order the node can tell (the node does not rely on one).',
+		);
+		expect(report.Errors.finding).toBe('A missing order item is answered HTTP 404 with code order_not_found, as {"error":"code","message"} (a flat error code).');
+		expect(requests.slice(1, 4)).toEqual(['GET /orders.php?limit=100&offset=0', 'GET /orders.php?limit=100&offset=1', 'GET /order_detail.php?order_item_id=5']);
+	});
+
+	test('a short page whose next page fails: no cap claimed', async () => {
+		const { report } = await checkScripted([
+			ok({ pong: true }),
+			ok({ orders: [order(5), order(6)], pagination: { has_more: true } }),
+			{ status: 400, body: { error: { code: 'invalid_parameter', message: 'offset too large' } } },
+			ok({}),
+			{ status: 404, body: {} },
+		]);
+		expect(report['List paging'].details).toMatchObject({ returned: 2, pageCap: null });
+		expect(report.Errors.finding).toBe('A missing order item is answered HTTP 404, as a JSON body without an error code.');
+	});
+
+	test('a list refused for another reason than the permission is an error with the API\'s words', async () => {
+		const { report } = await checkScripted([ok({ pong: true }), { status: 400, body: { error: { code: 'invalid_parameter', message: 'limit must be 50' } } }, { status: 404, body: '' }]);
+		expect(report['Permission orders:read']).toEqual({
+			check: 'Permission orders:read',
+			result: 'error',
+			finding: 'The Partner API refused a parameter of the request. API code: invalid_parameter. The API said: limit must be 50.',
+			details: { httpStatus: 400, code: 'invalid_parameter' },
+		});
+		expect(report['List paging']).toBeUndefined();
+		expect(report['Permission orders:detail'].result).toBe('skipped');
+		expect(report.Errors.finding).toBe('A missing order item is answered HTTP 404, as no body.');
+	});
+
+	test('a stock answer without updated_at: the zone is not known; a SKU that updated another product is named', async () => {
+		const { report } = await checkScripted(
+			[
+				ok({ pong: true }),
+				ok({ orders: [], pagination: { has_more: false } }),
+				{ status: 404, body: { error: { code: 'order_not_found' } } },
+				{ ...ok({ product_id: 4, new_stock: 3 }), headers: date(Date.now()) },
+				ok({ product_id: 5, new_stock: 3 }),
+			],
+			{ productId: 4, stock: 3, sku: ' SKU-4 ' },
+		);
+		expect(report['Time zone']).toEqual({ check: 'Time zone', result: 'skipped', finding: "Not known: the stock answer's updated_at is absent and its Date header is there." });
+		expect(report['Updates by SKU']).toEqual({
+			check: 'Updates by SKU',
+			result: 'warning',
+			finding: 'Accepted, but the SKU updated product 5, not 4: check the SKU.',
+			setting: 'Identify Product By: SKU or Product ID',
+		});
+	});
+
+	test('the test product\'s updates: what is sent, and a missing Date header', async () => {
+		const api = await startScriptedApi([
+			ok({ pong: true }),
+			ok({ orders: [], pagination: { has_more: false } }),
+			{ status: 404, body: { error: { code: 'order_not_found' } } },
+			ok({ product_id: '4', updated_at: '2026-05-01 10:00:00' }),
+			ok({ product_id: '4', updated_at: '2026-05-01 10:00:00' }),
+		]);
+		try {
+			const { items } = await runNode({
+				parameters: { resource: 'connection', operation: 'checkSetup', testProduct: { productId: '4', stock: '0', sku: 'SKU-4' } },
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			const report = Object.fromEntries(items.map((i) => [i.json.check, i.json]));
+			expect(report['Time zone'].finding).toBe("Not known: the stock answer's updated_at is string \"2026-05-01 10:00:00\" and its Date header is missing.");
+			expect(report['Updates by SKU']).toMatchObject({ result: 'ok', finding: 'Accepted: the SKU updated the test product.' });
+			expect(api.requests.slice(3).map((r) => r.rawBody)).toEqual([
+				'{"product_id":4,"stock":0,"external_ref":"n8n-check-setup"}',
+				'{"sku":"SKU-4","stock":0,"external_ref":"n8n-check-setup"}',
+			]);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test.each([
+		[{ productId: 'abc', stock: 1 }, 'Test Product › Product ID must be a whole number, but got "abc".'],
+		[{ productId: 4 }, 'Test Product › Stock to Set is empty; it needs a whole number.'],
+		[{ productId: 4, stock: -1 }, 'Test Product › Stock to Set must be 0 or more, but got -1 (stock cannot be negative).'],
+		[{ productId: 4, stock: 1, sku: true }, 'Test Product › SKU must be text, but got true.'],
+	])('a test product of %j is refused before anything is sent', async (testProduct, message) => {
+		const { error, requests } = await checkScripted([ok({ pong: true })], testProduct);
+		expect(error?.message).toBe(message);
+		expect(requests).toEqual([]);
+	});
+
+	test('a SKU without a product id is not used: nothing is written', async () => {
+		const { report, requests } = await checkScripted(
+			[ok({ pong: true }), ok({ orders: [], pagination: { has_more: false } }), { status: 404, body: { error: { code: 'order_not_found' } } }],
+			{ sku: 'SKU-4', stock: 2 },
+		);
+		expect(report['Permission stock:write'].result).toBe('skipped');
+		expect(requests.filter((r) => r.startsWith('POST'))).toEqual([]);
 	});
 });

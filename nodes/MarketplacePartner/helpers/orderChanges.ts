@@ -27,6 +27,11 @@ export function parseApiDate(text: unknown): number | undefined {
 	return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** The moment `ms` as the wall clock of `timeZone` shows it, read as parseApiDate reads the API's datetimes. */
+export function wallClockMs(ms: number, timeZone: string): number {
+	return parseApiDate(formatApiDateTime(ms, timeZone)) as number;
+}
+
 /** JSON with object keys sorted, so the same state always gives the same text. */
 function stableJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;

@@ -3,8 +3,7 @@
 // every answer here, and the findings tell the user which settings their marketplace needs.
 import type { IDataObject } from 'n8n-workflow';
 import { readFlag } from '../transport/answers';
-import { parseApiDate } from './orderChanges';
-import { formatApiDateTime } from './values';
+import { parseApiDate, wallClockMs } from './orderChanges';
 
 /** How a value is written: `number 1`, `string "1"`, `boolean true`, `absent`. */
 export function writtenAs(value: unknown): string {
@@ -86,7 +85,7 @@ export function formatOffset(minutes: number): string {
 /** The zone's UTC offset at `atMs`, in minutes. */
 export function zoneOffsetMinutes(timeZone: string, atMs: number): number {
 	const at = Math.floor(atMs / 1000) * 1000;
-	return Math.round(((parseApiDate(formatApiDateTime(at, timeZone)) as number) - at) / 60_000);
+	return Math.round((wallClockMs(at, timeZone) - at) / 60_000);
 }
 
 /** Up to `max` IANA zones at `minutes` from UTC at `atMs`, the credential's own first if it fits. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { toSku, toWholeNumber } from '../../helpers/values';
@@ -86,10 +86,13 @@ interface Finding {
 	details?: IDataObject;
 }
 
-/** The API's own words for a refusal: the node's message and what the API said. */
+/** A refusal in words: the node's message, then the API's code and words and what to do. */
+function said(error: NodeApiError): string {
+	return `${error.message}. ${error.description}`;
+}
+
 function refusal(context: IExecuteFunctions, answer: ApiAnswer): string {
-	const error = apiErrorFromResponse(context.getNode(), answer.statusCode, answer.body);
-	return [error.message, error.description].filter(Boolean).join('. ');
+	return said(apiErrorFromResponse(context.getNode(), answer.statusCode, answer.body));
 }
 
 function permissionFinding(context: IExecuteFunctions, permission: string, what: string, answer: ApiAnswer): Finding {
@@ -239,10 +242,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 						: {
 								check: 'Updates by SKU',
 								result: 'warning',
-								finding: (() => {
-									const error = explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body));
-									return `${error.message}. ${error.description ?? ''}`.trim();
-								})(),
+								finding: said(explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body))),
 								setting: 'Identify Product By: Product ID',
 							},
 				);
