@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Shared by the benchmark and its memory child process.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,6 @@ export interface SandboxInfo {
 	apps: Array<{ name: string; clientId: string; clientSecret: string; webhookSecret: string }>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control: sandboxControl } = require('../sandbox/client');
 
 export function control(sandbox: SandboxInfo, method: 'GET' | 'POST', route: string, body?: unknown): Promise<any> {

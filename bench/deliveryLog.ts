@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run bench:dedupe`: what the trigger's record of seen deliveries costs per delivery, empty
 // and full (a full window: MAX_DELIVERY_IDS ids). n8n reads the workflow's static data from its
 // database for every webhook request and writes it back when a new id was recorded: the bytes

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The do-it-yourself way, in the real n8n: what a user without this package would build (a Code
 // node that signs each request with crypto, then the HTTP Request node), against our node in the
 // same n8n, on the same data. Timed by n8n's own execution start and stop times, so n8n's CLI

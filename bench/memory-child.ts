@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-require-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Runs one scenario of the node in a fresh process and reports its memory: resident set size
 // after start-up, the peak during the run, and the size of the output it returned.
 import './common';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run bench:rate-limit [-- --quick]` (also part of `npm run bench`): a stock sync against the
 // sandbox limited to R = 50 requests/s per client, bursts of 10. Our node (built package, n8n's
 // engine in-process), with and without Retry-After: sustained rows/s as a ratio to R (target

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any, @typescript-eslint/no-require-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run bench [-- --quick] [-- --webhooks]`: our node against a raw signed undici client and against the
 // do-it-yourself way, measured side by side in one run. Prints a table and writes
 // bench/results/latest.json. --quick runs every scenario at a tenth of the size. --webhooks adds
@@ -18,7 +19,6 @@ import { runRateLimitBench } from './rateLimit';
 import { comparisons, runWebhooksBench } from './webhooks';
 import { FLOOR_TYPE, floorNodeType, type FloorJob } from './floorNode';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startSandboxProcess } = require('../scripts/sandbox-process');
 
 const quick = process.argv.includes('--quick');

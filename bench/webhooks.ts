@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run bench:webhooks [-- --quick] [-- --n=5000] [-- --single | --queue] [-- --engine=vm,legacy]`: the Marketplace
 // Partner Trigger inside the real n8n (.state/runtime) under a burst of signed deliveries, beside
 // n8n's own Webhook node with Header Auth, each followed by the same No-Op node. N distinct

@@ -1,5 +1,7 @@
 import type {
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -89,10 +91,63 @@ export class MarketplacePartnerApi implements ICredentialType {
 	];
 	// Stryker restore all
 
+	/**
+	 * The Test button: a signed GET /ping.php, judged by n8n's own tester. A declarative test, as
+	 * n8n's verification wants (a credential-test function would need the deprecated
+	 * `helpers.request`). Every answer is read, whatever its HTTP status (`ignoreHttpStatusErrors`):
+	 * n8n shows a rule's message when the answer's body has that value at that key, and the API's
+	 * error code says more than the status (a 401 is a wrong secret, a clock or a header prefix).
+	 * n8n 1.x's tester also loses the status of a refused request, so rules by status would not
+	 * reach 1.x users. The first rule that matches wins; none matching is "Connection successful!".
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			// Pasted with spaces or trailing slashes, the Base URL still works (as in the nodes).
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
+			url: '/ping.php',
+			method: 'GET',
+			ignoreHttpStatusErrors: true,
+			timeout: 15000,
+		},
+		rules: [
+			// The error code wherever the marketplace writes it: {"error": {"code"}} (the spec's shape),
+			// {"error": "<code>"}, {"code"} (JSend) or {"errors": [{"code"}]}.
+			...codeRules(['invalid_signature', 'replayed_signature'], 'The API could not verify the signature: the Client ID or Client Secret is wrong.'),
+			...codeRules(['expired_timestamp', 'invalid_timestamp'], 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'),
+			...codeRules(['missing_auth_headers'], 'The API did not see the authentication headers: check the Header Prefix.'),
+			...codeRules(['client_inactive'], 'This partner application is deactivated: ask the marketplace operator.'),
+			...codeRules(['endpoint_not_found'], 'The Base URL has no Partner API /ping.php under it: check it is the partner API address ending in /v1.'),
+			...codeRules(['rate_limited'], 'The API is rate limiting this partner application: try again in a minute.'),
+			...codeRules(['service_unavailable'], 'The API is unavailable at the moment: try again later.'),
+			// Any other refusal, with the ok flag as JSON or as PHP writes it.
+			...[false, 0, '0', 'false'].map((value) => ({
+				type: 'responseSuccessBody' as const,
+				properties: {
+					key: 'ok',
+					value,
+					message: 'The API refused the test request. Check Client ID, Client Secret and Header Prefix.',
+				},
+			})),
+			// A web page, another API, an empty answer.
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'ok',
+					value: undefined,
+					message: 'The Base URL does not answer like the Partner API: check it is the partner API address ending in /v1.',
+				},
+			},
+		],
+	};
+
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		return await signRequestOptions(credentials, requestOptions);
 	}
+}
+
+function codeRules(codes: string[], message: string): IAuthenticateRuleResponseSuccessBody[] {
+	return codes.flatMap((value) => ['error.code', 'error', 'code', 'errors.0.code'].map((key) => ({ type: 'responseSuccessBody' as const, properties: { key, value, message } })));
 }

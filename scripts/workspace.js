@@ -5,13 +5,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { control } = require('../sandbox/client');
-const { ROOT, installPackageInto, n8nCommand } = require('./lib');
+const { ROOT, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
-const TRIGGER_WORKFLOW_ID = 'mpExampleNewOrder1';
+const TRIGGER_WORKFLOW_ID = 'mpExNewOrder1';
 // Published too: its Orders Trigger polls the sandbox every minute (activation takes its first poll).
-const POLLING_WORKFLOW_ID = 'mpExampleOrderSync';
+const POLLING_WORKFLOW_ID = 'mpExOrderSync';
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
@@ -102,7 +102,7 @@ async function prepareWorkspace({
     fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
   await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
-  for (const id of publish) await n8nCommand(userFolder, ['publish:workflow', `--id=${id}`], extraEnv);
+  for (const id of publish) await publishWorkflow(userFolder, id, extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });

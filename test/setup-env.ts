@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // n8n-core writes to its user folder: test/global-setup.js made one for this run (and removes it).
 if (!process.env.N8N_USER_FOLDER) throw new Error('N8N_USER_FOLDER is unset: run the tests through jest, whose globalSetup makes it');
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';

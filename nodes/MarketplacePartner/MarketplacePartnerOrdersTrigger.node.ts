@@ -12,7 +12,6 @@ import { startRun } from './transport/runPolicy';
 import { mapWithConcurrency } from './transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
 import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from './helpers/orderChanges';
-import { testPartnerApiCredential } from './transport/credentialTest';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -40,7 +39,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplacePartnerApi', required: true, testedBy: 'marketplacePartnerApiTest' }],
+		credentials: [{ name: 'marketplacePartnerApi', required: true }],
 		properties: [
 			{
 				displayName:
@@ -131,8 +130,6 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		],
 	};
 	// Stryker restore all
-
-	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = this.getNodeParameter('events', []) as OrderEvent[];

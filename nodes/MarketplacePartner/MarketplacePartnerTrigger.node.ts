@@ -10,7 +10,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { seenBefore } from './helpers/deliveryLog';
-import { testPartnerApiCredential } from './transport/credentialTest';
 
 // The same record in this process's memory as well: it catches a repeat that reaches this process
 // when the stored record lost the id to another process's save of the whole column, and it puts
@@ -41,7 +40,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		defaults: { name: 'Marketplace Partner Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'marketplacePartnerApi', required: true, testedBy: 'marketplacePartnerApiTest' }],
+		credentials: [{ name: 'marketplacePartnerApi', required: true }],
 		// responseData '' makes n8n answer an accepted delivery with {"message":"Workflow was started"};
 		// without it, n8n's default sends the literal text "firstEntryJson".
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
@@ -104,8 +103,6 @@ export class MarketplacePartnerTrigger implements INodeType {
 		],
 	};
 	// Stryker restore all
-
-	methods = { credentialTest: { marketplacePartnerApiTest: testPartnerApiCredential } };
 
 	// Registration is the operator's (there is no API for it), so these only report success.
 	webhookMethods = {

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Runs workflows in-process through the real n8n engine (n8n-core's WorkflowExecute with the real
 // n8n-workflow), the way n8n's own node tests do, without their unpublished harness.
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';

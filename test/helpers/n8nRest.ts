@@ -1,11 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // n8n's REST API as its editor calls it: JSON bodies, and the session cookie set at sign-in kept
 // for the calls after it.
 import path from 'node:path';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { ROOT } = require('../../scripts/lib');
+const { N8N_DIR } = require('../../scripts/lib');
 // n8n's execution data is "flatted" JSON; the parser comes with the provisioned n8n.
-const flatted = require(path.join(ROOT, '.state/runtime/n8n/node_modules/flatted'));
+const flatted = require(path.join(N8N_DIR, 'node_modules/flatted'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export type RunData = Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;

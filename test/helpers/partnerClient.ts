@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // A signed Partner API client on undici, independent of the sandbox (it signs with the node's pure
 // signing functions, so every sandbox test is also a check of two separate implementations).
 import { Agent, request } from 'undici';

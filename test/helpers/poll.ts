@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Runs the Orders Trigger's poll() the way n8n does: n8n-core's PollTriggerExecutor around a
 // PollContext (mode "trigger"), activation first, and static data that persists like n8n's:
 // kept in memory between polls, saved when a poll emits and after a successful activation (n8n's

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Starts the real sandbox in-process on a free loopback port, and talks to its control API.
 
 // The sandbox is dev-only JavaScript; it has no type declarations of its own.
@@ -21,7 +22,6 @@ export interface RunningSandbox {
 	origin: string;
 	apps: Record<string, SandboxApp>;
 	// The sandbox object itself, for in-process assertions on its state.
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any
 	raw: any;
 	control<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>;
 	close(): Promise<void>;

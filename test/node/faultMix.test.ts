@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Issue 14's fault mix on a long sheet, in n8n's engine: 15 % of requests answered 429 (Retry-After
 // 1 s), 10 % 503, 5 % dropped connections. Every run must finish with every row at its value.
 import { credentialsFor, runNode } from '../helpers/n8n';

@@ -1,6 +1,7 @@
 // n8n's node creator merges a trigger into the action node whose name is the trigger's name without
 // "Trigger", and shows the trigger's description for the merged entry (editor-ui
 // useActionsGeneration.ts, generateMergedNodesAndActions). Our entry must read right under that rule.
+import { Workflow } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node';
 import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
@@ -20,4 +21,17 @@ test('the webhook trigger merges into the action entry, and its description name
 test('the polling trigger stays an entry of its own, described as polling', () => {
 	expect(mergesInto(pollingTrigger)).not.toBe(action.name);
 	expect(pollingTrigger.description).toMatch(/polling/);
+});
+
+test('the action node\'s subtitle on the canvas is a literal expression (as verification wants) that reads "operation: resource"', () => {
+	// n8n's scanner wants a literal; the editor evaluates it against the node's parameters.
+	expect(action.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+	const workflow = new Workflow({
+		nodes: [{ id: '1', name: 'Marketplace Partner', type: 'mp', typeVersion: 2, position: [0, 0], parameters: { resource: 'order', operation: 'getMany' } }],
+		connections: {},
+		active: false,
+		nodeTypes: { getByName: () => new MarketplacePartner(), getByNameAndVersion: () => new MarketplacePartner(), getKnownTypes: () => ({}) },
+	});
+	const node = workflow.getNode('Marketplace Partner')!;
+	expect(workflow.expression.getSimpleParameterValue(node, action.subtitle!, 'internal', {})).toBe('getMany: order');
 });

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Retries and clock correction under the sandbox's injected faults, in the n8n engine.
 import net from 'node:net';
 import { credentialsFor, runNode } from '../helpers/n8n';

@@ -265,8 +265,21 @@ describe('Stock > Update v2 in the n8n engine', () => {
 					.filter((name) => name !== 'resource' && name !== 'operation');
 			expect(shown(1)).toEqual(['productId', 'stock', 'additionalFields', 'options']);
 			expect(shown(2)).toEqual(['identifyBy', 'columns', 'autoMapNotice', 'columnNames', 'options']);
+			const mapped = node.description.properties.filter((p) =>
+				NodeHelpers.displayParameter({ resource: 'stock', operation: 'update', columns: { mappingMode: 'defineBelow' } }, p, { typeVersion: 2 }, node.description),
+			);
+			expect(mapped.map((p) => p.name).filter((name) => name !== 'resource' && name !== 'operation')).toEqual(['identifyBy', 'columns', 'options']);
 			expect(node.description.version).toEqual([1, 2]);
 			expect(node.description.defaultVersion).toBe(2);
+		});
+
+		test("n8n 1.x can order the parameters: every displayOptions key names a top-level parameter, the root ('/…') or a special ('@…')", () => {
+			// n8n 1.x resolves parameters in the order their displayOptions need and gives up ("Could not
+			// resolve parameter dependencies. Max iterations reached!") on a key that names no parameter,
+			// such as 'columns.mappingMode'; 2.x reads such a key as a path. '/columns.mappingMode' works on both.
+			const names = new Set(node.description.properties.map((p) => p.name));
+			const keys = node.description.properties.flatMap((p) => Object.values(p.displayOptions ?? {}).flatMap((rule) => Object.keys(rule ?? {})));
+			expect(keys.filter((key) => !names.has(key) && !key.startsWith('/') && !key.startsWith('@'))).toEqual([]);
 		});
 
 		test("a version 1 node with today's parameters still runs", async () => {

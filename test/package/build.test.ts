@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-require-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The published package: `npm run build` output, the n8n block, and what `npm pack` would ship.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,7 +15,7 @@ describe('package', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.license).toBe('MIT');
-		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.files).toEqual(['dist', 'CHANGELOG.md']);
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
 	});
@@ -24,7 +25,6 @@ describe('package', () => {
 			const codex = JSON.parse(readFileSync(path.join(root, `nodes/MarketplacePartner/${name}.node.json`), 'utf8'));
 			return Object.values(codex.resources as Record<string, Array<{ url: string }>>).flat().map((r) => r.url);
 		});
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { MarketplacePartnerApi } = require(path.join(root, 'dist/credentials/MarketplacePartnerApi.credentials.js'));
 		const credential = new MarketplacePartnerApi();
 		const urls = [...codexUrls, credential.documentationUrl, credential.httpRequestNode.docsUrl];
@@ -78,10 +78,29 @@ describe('package', () => {
 		expect(typeof poller.poll).toBe('function');
 	});
 
-	test('npm pack ships dist, README, LICENSE and package.json only', () => {
+	test('npm pack ships dist, README, LICENSE, CHANGELOG and package.json only', () => {
 		const [report] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']));
 		const files: string[] = report.files.map((f: { path: string }) => f.path);
-		expect(files.filter((f) => !f.startsWith('dist/'))).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
-		expect(files.filter((f) => !f.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(f))).toEqual([]);
+		const others = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
+		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(others);
 	});
+
+	test('author, repository, bugs and homepage name the same public GitHub repository (n8n verification)', () => {
+		const repo = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner';
+		expect(pkg.repository).toEqual({ type: 'git', url: `git+${repo}.git` });
+		expect(pkg.bugs).toEqual({ url: `${repo}/issues` });
+		expect(pkg.homepage).toBe(`${repo}#readme`);
+		expect(pkg.author.name).toBeTruthy();
+		expect(repo.startsWith(pkg.author.url)).toBe(true);
+	});
+
+	test('a plain npm publish is refused by the prepublishOnly guard (publishing goes through npm run release in GitHub Actions)', () => {
+		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
+		// The project's .npmrc sets ignore-scripts=true (for npm ci under Node 20), which skips every
+		// lifecycle script of a publish too: the guard holds only with scripts on, as here.
+		const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELEASE_MODE' && !/^npm_config_/i.test(k)));
+		const published = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts=false'], { cwd: root, encoding: 'utf8', env });
+		expect(published.status).not.toBe(0);
+		expect(published.stdout + published.stderr).toContain('Run `npm run release` to publish the package');
+	}, 60_000);
 });

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm ci` refuses a lock file that names a dependency without an entry for it ("Missing: … from
 // lock file"): every optional platform binary must have its entry, whether or not it fits this machine.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // n8n in queue mode, as production runs it: Redis, PostgreSQL, a main, a worker and two webhook
 // processes (each its own user folder with this package installed), the sandbox as the API and
 // its ledger as the witness. Started once for the file; everything is stopped in afterAll.
@@ -160,7 +161,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 
 	test('the spreadsheet-to-stock example, started through main, runs on the worker: valid rows applied once, bad rows reported', async () => {
 		await sb.control('POST', '/stats/reset');
-		const id = await runThroughMain('mpExampleStockSync1');
+		const id = await runThroughMain('mpExStockSync1');
 		expect((await finished(id)).status).toBe('success');
 		expect(q.process('worker').output()).toContain(`Worker started execution ${id} `);
 		expect(q.process('main').output()).not.toContain(`Worker started execution ${id} `);

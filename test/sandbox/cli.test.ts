@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run sandbox`: the first stdout line, and a clean stop on SIGINT and SIGTERM.
 import { spawn } from 'node:child_process';
 import path from 'node:path';

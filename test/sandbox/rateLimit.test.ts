@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The sandbox's per-client rate limit: the token bucket itself (exact, on a given clock), then over
 // real HTTP (429, Retry-After or not, per client, before anything is changed), its settings by
 // option, CLI flag and control API.

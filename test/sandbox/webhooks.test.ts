@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Webhook deliveries of the sandbox, received and verified by a plain test server with bare crypto.
 import { createHmac } from 'node:crypto';
 import { PartnerClient } from '../helpers/partnerClient';

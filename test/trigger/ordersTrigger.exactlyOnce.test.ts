@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Hundreds of polls, through n8n-core's poll executor, against a sandbox whose orders change between
 // polls and while a poll pages, under each list order, with 429s, 5xx, dropped connections, polls
 // failing midway and n8n restarts (static data back to the last emit). The sandbox's change log is

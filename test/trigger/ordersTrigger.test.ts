@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-unused-vars -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The Orders Trigger's poll() through n8n-core's poll executor against the sandbox over loopback:
 // first run, events, filters, detail, manual mode, failures and restarts.
 import type { IDataObject } from 'n8n-workflow';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Webhook verification functions against vectors from openssl (test/fixtures/make-vectors.sh).
 import vectors from '../fixtures/signature-vectors.json';
 import {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The editor as a new user meets it: Debian's chromium, driven by playwright-core, against the real
 // n8n with this package installed as a community package and the sandbox behind it (the demo's own
 // set-up, on free ports). Asserts what the screen says; screenshots of each step go to
@@ -28,7 +29,7 @@ const CHROMIUM_ARGS = [
 	'--disable-component-update',
 	'--disable-sync',
 ];
-const STOCK_WORKFLOW_ID = 'mpExampleStockSync1';
+const STOCK_WORKFLOW_ID = 'mpExStockSync1';
 const NODE_TYPE = 'n8n-nodes-marketplace-partner.marketplacePartner';
 
 describe('the editor in a real browser', () => {

@@ -89,8 +89,11 @@ function retryAfterMs(header: unknown): number | undefined {
 }
 
 function networkCode(error: unknown): string | undefined {
-	const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter(Boolean).join(' ');
+	const e = error as { code?: string; message?: string; messages?: unknown; cause?: { code?: string; message?: string } };
+	// n8n 1.x wraps the failure in a NodeApiError without its cause or code ("The connection to the
+	// server was closed unexpectedly…"); the network's own words stay in `messages` ("socket hang up").
+	const said = Array.isArray(e?.messages) ? e.messages.filter((m) => typeof m === 'string') : [];
+	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message, ...said].filter(Boolean).join(' ');
 	return text.match(RETRYABLE_NETWORK)?.[0];
 }
 

@@ -72,7 +72,7 @@ const v1Properties: INodeProperties[] = [
 	},
 ];
 
-const autoMapped = { 'columns.mappingMode': ['autoMapInputData'] };
+const autoMapped = { '/columns.mappingMode': ['autoMapInputData'] };
 
 /** Version 2: n8n's resource mapper, either a column per field or the fields read from each item. */
 const v2Properties: INodeProperties[] = [
