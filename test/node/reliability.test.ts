@@ -1,8 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Retries and clock correction under the sandbox's injected faults, in the n8n engine.
+import type { INodeExecutionData } from 'n8n-workflow';
 import net from 'node:net';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+/** The error items of rows the API was asked for (failing with `message`), and of rows never sent. */
+function triedAndNotSent(items: INodeExecutionData[], message: string) {
+	return {
+		tried: items.filter((i) => i.json.error === message),
+		notSent: items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true),
+	};
+}
 
 describe('retries and clock correction', () => {
 	let sb: RunningSandbox;
@@ -90,8 +99,7 @@ describe('retries and clock correction', () => {
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
-		const tried = items.filter((i) => i.json.error === 'Could not reach the Partner API: the connection was closed before an answer came');
-		const notSent = items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true);
+		const { tried, notSent } = triedAndNotSent(items, 'Could not reach the Partner API: the connection was closed before an answer came');
 		// Concurrency's (4) failures in a row hold new rows back: the 4 in flight, and at most the 3
 		// that started while the first failures came in.
 		expect(tried.length).toBeGreaterThanOrEqual(4);
@@ -202,8 +210,7 @@ describe('retries and clock correction', () => {
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
-		const tried = items.filter((i) => i.json.error === 'The Partner API is rate limiting this app');
-		const notSent = items.filter((i) => (i.json.details as { notSent?: boolean }).notSent === true);
+		const { tried, notSent } = triedAndNotSent(items, 'The Partner API is rate limiting this app');
 		expect(tried.length).toBeGreaterThan(0);
 		expect(tried.length + notSent.length).toBe(rows.length);
 		expect((tried[0].json.details as { description: string }).description).toMatch(/Nothing in this run succeeded for 2 s .*HTTP 429 \(rate_limited\)/);

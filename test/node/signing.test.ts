@@ -14,6 +14,14 @@ const byName = (name: string) => vectors.requests.find((v) => v.name === name)!;
 const BASE = 'https://partner.example.com/api/partner/v1';
 const creds = { baseUrl: BASE, clientId: 'cli_test', clientSecret: vectors.clientSecret, headerPrefix: 'X-SVC-' };
 
+const headersOf = (signed: IHttpRequestOptions) => signed.headers as Record<string, string>;
+/** The signature must be over exactly the method, path, timestamp and body that go out. */
+const expectSignedAsSent = (signed: IHttpRequestOptions, path: string, body = '') => {
+	const h = headersOf(signed);
+	expect(h['X-SVC-SIGNATURE']).toBe(signRequest(vectors.clientSecret, signed.method!, path, h['X-SVC-TIMESTAMP'], body));
+	expect(signed.body ?? '').toBe(body);
+};
+
 describe('pure signing functions', () => {
 	test.each(vectors.requests)('$name', (v) => {
 		expect(signRequest(vectors.clientSecret, v.method, v.path, vectors.timestamp, v.body)).toBe(v.signature);
@@ -167,13 +175,6 @@ describe('the credential signer, as n8n calls it', () => {
 
 describe('the credential signer with every body and header shape n8n may hand it', () => {
 	type Signed = IHttpRequestOptions & { uri?: string; form?: unknown };
-	const headersOf = (signed: IHttpRequestOptions) => signed.headers as Record<string, string>;
-	/** The signature must be over exactly the method, path, timestamp and body that go out. */
-	const expectSignedAsSent = (signed: IHttpRequestOptions, path: string, body = '') => {
-		const h = headersOf(signed);
-		expect(h['X-SVC-SIGNATURE']).toBe(signRequest(vectors.clientSecret, signed.method!, path, h['X-SVC-TIMESTAMP'], body));
-		expect(signed.body ?? '').toBe(body);
-	};
 
 	test('a Buffer body is sent and signed as its text', async () => {
 		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/stock_update.php`, body: Buffer.from('{"product_id":70001,"stock":"İ"}') });
@@ -311,12 +312,6 @@ describe('the credential signer with every body and header shape n8n may hand it
 });
 
 describe('the credential signer: shapes at the edges', () => {
-	const headersOf = (signed: IHttpRequestOptions) => signed.headers as Record<string, string>;
-	const expectSignedAsSent = (signed: IHttpRequestOptions, path: string, body = '', secret = vectors.clientSecret) => {
-		const h = headersOf(signed);
-		expect(h['X-SVC-SIGNATURE']).toBe(signRequest(secret, signed.method!, path, h['X-SVC-TIMESTAMP'], body));
-		expect(signed.body ?? '').toBe(body);
-	};
 
 	test.each([
 		['a base URL with two trailing slashes and a url with a path', { baseURL: `${BASE}//`, url: 'sub/join.php' }, '/sub/join.php'],
