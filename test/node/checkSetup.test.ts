@@ -112,18 +112,33 @@ describe('Check Setup against the sandbox as it is by default', () => {
 			finding: expect.stringMatching(/^The Partner API could not verify the request signature\. API code: invalid_signature\./),
 			details: { httpStatus: 401 },
 		});
-		expect(report['Other checks']).toMatchObject({ result: 'skipped' });
+		expect(report['Other checks']).toEqual({ check: 'Other checks', result: 'skipped', finding: 'Skipped: they need a credential the API accepts. Fix the authentication first.' });
 		expect(Object.keys(report)).toEqual(['Authentication', 'Clock', 'Other checks']);
 	});
 
-	test('a clock ahead: the Date header tells by how much', async () => {
-		await sb.control('POST', '/faults', { clockSkewSec: 120 });
+	test.each([
+		[120, 'ahead of'],
+		[-120, 'behind'],
+	])('a clock %i s off: the Date header tells by how much, and which way', async (skew, way) => {
+		await sb.control('POST', '/faults', { clockSkewSec: skew });
 		try {
 			const report = await checkSetup(sb);
-			expect(report.Clock).toMatchObject({ result: 'warning', finding: expect.stringMatching(/^The API's clock is 1(19|20|21) s ahead of this machine's/) });
+			expect(report.Clock).toMatchObject({
+				result: 'warning',
+				finding: expect.stringMatching(new RegExp(`^The API's clock is 1(19|20|21) s ${way} this machine's \\(Date header\\)\\. The node corrects its timestamps`)),
+			});
+			expect(Math.abs(Number((report.Clock.details as IDataObject).apiAheadSeconds) - skew)).toBeLessThanOrEqual(1);
 		} finally {
 			await sb.control('POST', '/faults/reset');
 		}
+	});
+
+	test('a SKU is tried only after the update by product id succeeded, and an empty SKU is none', async () => {
+		const refused = await checkSetup(sb, {}, { productId: product.product_id, stock: 13, sku: product.sku }, 'seller-a-readonly');
+		expect(refused['Updates by SKU']).toBeUndefined();
+		const empty = await checkSetup(sb, {}, { productId: product.product_id, stock: 13, sku: '' });
+		expect(empty['Permission stock:write'].result).toBe('ok');
+		expect(empty['Updates by SKU']).toBeUndefined();
 	});
 });
 
@@ -160,6 +175,8 @@ describe.each(STYLES)('Check Setup against a marketplace with %s', (_, style, ex
 	test('reports the style', async () => {
 		const report = await checkSetup(sb);
 		expect(report.Authentication).toMatchObject({ result: 'ok' });
+		expect(report['List values'].result).toBe('ok');
+		expect(String(report['List values'].finding).includes('(the node reads both)')).toBe(expected.numbers === 'string');
 		expect(report['List paging'].finding).toMatch(expected.paging);
 		expect(report['List values'].details).toEqual({ numbersWrittenAs: expected.numbers, ordering: expected.ordering ?? 'order_item_id ascending' });
 		expect(report.Errors.finding).toMatch(expected.errors);
@@ -186,6 +203,7 @@ describe.each([
 		// Zones at that offset now, by name (Node's ICU may still call Kathmandu Katmandu).
 		expect(report['Time zone'].finding).toMatch(zone === 'Asia/Kathmandu' ? /e\.g\. Asia\/Kath?mandu\.$/ : /e\.g\. ([A-Z][A-Za-z_]+\/[A-Za-z_/-]+, ){5}[A-Z][A-Za-z_]+\/[A-Za-z_/-]+\.$/);
 		expect(report['Time zone'].setting).toMatch(/^Time Zone of the API: [A-Z][A-Za-z_]+\/[A-Za-z_/-]+$/);
+		expect(report['Time zone'].details).toEqual({ apiOffset: expect.stringMatching(new RegExp(`^UTC(${offset})$`)), credentialOffset: 'UTC+00:00' });
 	});
 
 	test('with the credential set to it: the zone is confirmed', async () => {
