@@ -97,7 +97,8 @@ describe('the editor in a real browser', () => {
 		for (const event of ['On all events', 'On order created', 'On order updated', 'On return requested', 'On stock updated']) {
 			await expect(creator.getByText(event, { exact: true })).toBeVisibleSoon();
 		}
-		await expect(creator.getByText('Actions (4)')).toBeVisibleSoon();
+		// Get Many, Get, Update stock, Ping and Check Setup.
+		await expect(creator.getByText('Actions (5)')).toBeVisibleSoon();
 		// The icon is the package's own, served by n8n from the installed package.
 		const icon = creator.locator('img[src*="marketplacePartner"]').first();
 		await expect(icon).toBeVisibleSoon();
@@ -145,8 +146,9 @@ describe('the editor in a real browser', () => {
 		const canvas = page.locator('[data-test-id="canvas-wrapper"], #canvas').first();
 		await expect(canvas.getByText('5 items').first()).toBeVisibleSoon();
 		await expect(canvas.getByText('3 items').first()).toBeVisibleSoon();
-		// The canvas says what each Marketplace node does, in words.
-		await expect(canvas.getByText('Update stock', { exact: true })).toBeVisibleSoon();
+		// The canvas says what each Marketplace node does: operation and resource (a literal subtitle,
+		// as n8n's verification requires).
+		await expect(canvas.getByText('update: stock', { exact: true })).toBeVisibleSoon();
 		await shot('stock-workflow');
 
 		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Failure Report' }).dblclick();
