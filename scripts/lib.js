@@ -70,8 +70,8 @@ function log(message) {
 
 /**
  * This process's environment without npm's `npm_config_*` variables: under `npm run`, npm exports
- * the project's .npmrc to children that way, and its ignore-scripts=true would silently turn the
- * runtime's `npm rebuild sqlite3` into a no-op.
+ * its configuration to children that way, and an ignore-scripts=true (a user's .npmrc, a flag) would
+ * silently turn the runtime's `npm rebuild sqlite3` into a no-op.
  */
 function cleanEnv(extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)));

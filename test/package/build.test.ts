@@ -96,10 +96,10 @@ describe('package', () => {
 
 	test('a plain npm publish is refused by the prepublishOnly guard (publishing goes through npm run release in GitHub Actions)', () => {
 		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
-		// The project's .npmrc sets ignore-scripts=true (for npm ci under Node 20), which skips every
-		// lifecycle script of a publish too: the guard holds only with scripts on, as here.
+		// Installs skip scripts by a flag (.ci/run, README), not by an .npmrc, which would skip this guard too.
+		expect(existsSync(path.join(root, '.npmrc'))).toBe(false);
 		const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELEASE_MODE' && !/^npm_config_/i.test(k)));
-		const published = spawnSync('npm', ['publish', '--dry-run', '--ignore-scripts=false'], { cwd: root, encoding: 'utf8', env });
+		const published = spawnSync('npm', ['publish', '--dry-run'], { cwd: root, encoding: 'utf8', env });
 		expect(published.status).not.toBe(0);
 		expect(published.stdout + published.stderr).toContain('Run `npm run release` to publish the package');
 	}, 60_000);
