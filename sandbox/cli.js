@@ -35,6 +35,7 @@ const FLAGS = {
   replay: ['boolean', 'Reject a signature already seen (replayed_signature)'],
   'webhook-max-attempts': ['number', 'Attempts per webhook delivery'],
   'webhook-retry-base-ms': ['number', 'First retry delay of webhook deliveries; doubles each time'],
+  'webhook-concurrency': ['number', 'Webhook attempts in flight at once (default: no limit, a burst is sent at once)'],
   quiet: ['boolean', 'Print nothing after the first line'],
   help: ['boolean', 'Show this help'],
 };

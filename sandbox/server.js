@@ -36,6 +36,7 @@ const DEFAULTS = {
   webhookMaxAttempts: 5,
   webhookRetryBaseMs: 500,
   webhookTimeoutMs: 10000,
+  webhookConcurrency: Infinity,
   listOrder: 'order_item_id',
   // Requests per second per client (0: no limit), its burst, and whether a 429 says Retry-After.
   rateLimit: 0,
@@ -66,6 +67,7 @@ function createSandbox(options = {}) {
     maxAttempts: opts.webhookMaxAttempts,
     retryBaseMs: opts.webhookRetryBaseMs,
     timeoutMs: opts.webhookTimeoutMs,
+    concurrency: opts.webhookConcurrency,
     log,
   });
 

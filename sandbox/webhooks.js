@@ -12,8 +12,13 @@ const MAX_KEPT_DELIVERIES = 10_000;
 
 class WebhookSender {
   /** `getStyle()` is the sandbox's answer style: events are written as its API writes (sandbox/style.js). */
-  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, log = () => {}, getStyle }) {
+  constructor({ headerPrefix, maxAttempts = 5, retryBaseMs = 500, timeoutMs = 10000, concurrency = Infinity, log = () => {}, getStyle }) {
     this.headerPrefix = headerPrefix;
+    // Attempts in flight at once, over every URL: the spec does not say; unbounded sends a whole
+    // burst at once, a number makes the others wait their turn (as senders with a worker pool do).
+    this.concurrency = concurrency;
+    this.inFlight = 0;
+    this.turns = []; // resolves of attempts waiting for a free slot, oldest first
     this.getStyle = getStyle;
     this.maxAttempts = maxAttempts;
     this.retryBaseMs = retryBaseMs;
@@ -75,8 +80,45 @@ class WebhookSender {
     return { deliveryId: delivery.deliveryId, eventId: delivery.eventId, done };
   }
 
+  /** Waits for a free slot (see `concurrency`); `release()` hands it to the next waiting attempt. */
+  async slot() {
+    if (this.inFlight < this.concurrency) {
+      this.inFlight++;
+      return;
+    }
+    await new Promise((resolve) => this.turns.push(resolve));
+  }
+
+  release() {
+    const next = this.turns.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
+
   async attempt(delivery, attemptNo) {
     if (this.closed) return;
+    await this.slot();
+    let record;
+    try {
+      record = await this.post(delivery, attemptNo);
+    } finally {
+      this.release();
+    }
+    const ok = record.statusCode !== null && record.statusCode >= 200 && record.statusCode < 300;
+    if (ok || delivery.tamper || attemptNo >= this.maxAttempts || this.closed) return;
+    const delay = this.retryBaseMs * 2 ** (attemptNo - 1);
+    await new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waits.delete(timer);
+        resolve();
+      }, delay);
+      this.waits.set(timer, resolve);
+    });
+    await this.attempt(delivery, attemptNo + 1);
+  }
+
+  /** One attempt, signed when it is sent (after waiting for its slot), recorded in `attempts`. */
+  async post(delivery, attemptNo) {
     const p = this.headerPrefix;
     const timestamp = String(Math.floor(Date.now() / 1000));
     let body = delivery.body;
@@ -123,18 +165,8 @@ class WebhookSender {
     }
     record.durationMs = Math.round(performance.now() - started);
     this.attempts.push(record);
-    const ok = record.statusCode !== null && record.statusCode >= 200 && record.statusCode < 300;
     this.log(`webhook ${delivery.event} ${delivery.deliveryId} attempt ${attemptNo}: ${record.statusCode ?? record.error}`);
-    if (ok || delivery.tamper || attemptNo >= this.maxAttempts || this.closed) return;
-    const delay = this.retryBaseMs * 2 ** (attemptNo - 1);
-    await new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waits.delete(timer);
-        resolve();
-      }, delay);
-      this.waits.set(timer, resolve);
-    });
-    await this.attempt(delivery, attemptNo + 1);
+    return record;
   }
 
   list(filter = {}) {

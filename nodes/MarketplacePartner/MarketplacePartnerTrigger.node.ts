@@ -163,12 +163,14 @@ export class MarketplacePartnerTrigger implements INodeType {
 		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
 		const webhookId = String(header('webhook-id'));
+		const record = this.getWorkflowStaticData('node');
+		let recorded: unknown; // the record with this delivery's id, for n8n to save
 		if (!options.allowDuplicates) {
 			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
 			if (!inMemory.has(key)) inMemory.set(key, {});
-			const now = Date.now();
 			// A repeat known to either record is dropped; a new id goes into both.
-			if (seenBefore([this.getWorkflowStaticData('node'), inMemory.get(key)!], webhookId, now)) return reply(200, 'OK: duplicate delivery');
+			if (seenBefore([record, inMemory.get(key)!], webhookId, Date.now())) return reply(200, 'OK: duplicate delivery');
+			recorded = record.deliveries;
 		}
 
 		const timestampText = String(header('webhook-timestamp')).trim();
@@ -184,12 +186,18 @@ export class MarketplacePartnerTrigger implements INodeType {
 			const signatureHeader = `${prefix}webhook-signature`;
 			item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
 		}
-		// Answered here, before the run starts: n8n saves a live webhook's static data (the delivery
-		// ids above) only when the answer is sent before the run, because starting the run builds a
-		// second Workflow over the same static data and clears its "changed" flag
-		// (WorkflowRunner.establishContextForPersistence in n8n 2.41). Answered by n8n instead, the
-		// ids would stay in this process's memory and a resend to another process would run again.
-		res.status(200).json({ message: 'Workflow was started' });
-		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray([item])] };
+		// n8n answers an accepted delivery itself: n8n 2.x once the run is created and queued, so a
+		// delivery answered 2xx is never lost to a process that stops (n8n 1.x answers before starting
+		// it). n8n reads this body as it answers, and saves the node's static data just before sending
+		// if marked changed; starting the run built a second Workflow over the same static data, which
+		// cleared that mark (WorkflowRunner.establishContextForPersistence in n8n 2.41). So the record
+		// is marked again here: the new delivery id is stored before the sender hears 200.
+		return {
+			workflowData: [this.helpers.returnJsonArray([item])],
+			get webhookResponse() {
+				if (recorded !== undefined) record.deliveries = recorded;
+				return { message: 'Workflow was started' };
+			},
+		};
 	}
 }

@@ -19,6 +19,8 @@ export function n8nRest(baseUrl: () => string) {
 			method,
 			headers: { 'content-type': 'application/json', cookie },
 			body: body === undefined ? undefined : JSON.stringify(body),
+			// Never wait forever on an n8n that stopped answering: the caller gets an error to report.
+			signal: AbortSignal.timeout(120_000),
 		});
 		const setCookie = res.headers.get('set-cookie');
 		if (setCookie) cookie = setCookie.split(';')[0];

@@ -2,7 +2,8 @@
 // A webhook endpoint that hands each real request to the trigger's webhook() through n8n-core's
 // WebhookContext, the way n8n's webhook server does (express, raw body kept for JSON and text).
 // Static data as n8n keeps it for live webhooks: read from the store on every request, written
-// back after answering when changed. Servers given one store act as processes sharing a database.
+// back as the answer is sent, when changed. Servers given one store act as processes sharing a
+// database. Either n8n line's order of answering and starting the run (N8nLine).
 import express from 'express';
 import type { Server } from 'node:http';
 import { WebhookContext } from 'n8n-core';
@@ -22,6 +23,13 @@ export interface TriggerServer {
 	close(): Promise<void>;
 }
 
+/**
+ * When n8n answers a delivery its trigger accepted (responseMode onReceived): n8n 2.x after it has
+ * started (queued) the run, n8n 1.x before (webhook-helpers.js, executeWebhook, in 2.41.1 and
+ * 1.123.81).
+ */
+export type N8nLine = 1 | 2;
+
 /** The workflow's stored static data (n8n's database column), shareable between servers. */
 export interface StaticDataStore {
 	json: string;
@@ -32,6 +40,7 @@ export async function startTriggerServer(
 	parameters: IDataObject = { events: ['*'] },
 	store: StaticDataStore = { json: '{}' },
 	workflowId = `wf-${Math.random()}`,
+	n8nLine: N8nLine = 2,
 ): Promise<TriggerServer> {
 	const trigger = new MarketplacePartnerTrigger();
 	const node: INode = {
@@ -101,23 +110,28 @@ export async function startTriggerServer(
 		const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData, [], null);
 		try {
 			const result = await trigger.webhook.call(context);
-			// n8n saves the static data when the answer is sent, if it changed (LiveWebhooks'
-			// response callback), and starts the run after a node's own answer but before its own.
+			// n8n saves the static data as it sends the answer, if it changed (LiveWebhooks' response
+			// callback); a node that answered itself is answered for at once.
 			const answered = () => {
 				if (!workflow.staticData.__dataChanged) return;
 				store.json = JSON.stringify(workflow.staticData);
 				staticDataSaves++;
 			};
-			if (result.noWebhookResponse) answered();
-			if (result.workflowData) {
+			const startRun = () => {
 				// Starting the run builds a second Workflow over the same static data, which clears
 				// its changed flag (n8n 2.41's WorkflowRunner.establishContextForPersistence).
 				new Workflow({ id: workflow.id, nodes: [node], connections: {}, active: true, nodeTypes, staticData: rawStaticData.get(workflow) });
-				runs.push(result.workflowData[0]);
+				runs.push(result.workflowData![0]);
+			};
+			if (result.noWebhookResponse) answered();
+			if (result.workflowData && n8nLine === 2) startRun();
+			if (!result.noWebhookResponse) {
+				// n8n's extractWebhookOnReceivedResponse: the node's webhookResponse, read now, else its default.
+				const body = result.webhookResponse ?? { message: 'Workflow was started' };
+				answered();
+				res.status(200).send(JSON.stringify(body));
 			}
-			if (result.noWebhookResponse) return;
-			res.status(200).send('{"message":"Workflow was started"}');
-			answered();
+			if (result.workflowData && n8nLine === 1) startRun();
 		} catch (error) {
 			res.status(500).send(String((error as Error).message));
 		}

@@ -51,7 +51,6 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	const webhookPorts: Record<string, number> = {};
 	const sheet = new Map<string, number>(); // "product:variant" -> stock in the 2,000-row sheet
 	const report: Record<string, unknown> = {};
-	let burstNotRun: string[] | undefined; // the burst's deliveries answered 2xx that never ran
 
 	const { rest, executionData, runData } = n8nRest(() => q.process('main').url);
 	const executions = async (workflowId: string): Promise<Execution[]> =>
@@ -238,7 +237,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		report.deliveries = { first: 50, resent: resent.length, droppedByTrigger: resent.length, executions: list.length };
 	});
 
-	test(`a burst of ${BURST} deliveries through a load balancer while one webhook process restarts: all answered 2xx in the end, none runs twice`, async () => {
+	test(`a burst of ${BURST} deliveries through a load balancer while one webhook process restarts: all answered 2xx in the end, each ran exactly once`, async () => {
 		// The load balancer: round robin over both webhook processes; one that is down answers 502,
 		// and the sender retries (with backoff, as the marketplace does), by turns reaching the other.
 		const targets = [webhookPorts['webhook-a'], webhookPorts['webhook-b']];
@@ -254,8 +253,11 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
 		const url = `http://127.0.0.1:${(balancer.address() as AddressInfo).port}/webhook/${BURST_WEBHOOK_ID}/webhook`;
 		const sender = sb.raw.webhooks;
-		const { maxAttempts } = sender;
+		const { maxAttempts, concurrency } = sender;
 		sender.maxAttempts = 8; // backoff 0.5 s doubling: the last attempt about a minute after the first
+		// A sender's pool of 20 connections (the spec does not say; docs/webhook-trigger.md says what a
+		// sender with no limit meets: n8n answers after queueing, so a backlog outlives its time-outs).
+		sender.concurrency = 20;
 		const peakMiB: Record<string, number> = {};
 		const watch = setInterval(() => {
 			for (const [name, mib] of Object.entries(q.memory() as Record<string, number>)) if (name.startsWith('webhook')) peakMiB[name] = Math.max(peakMiB[name] ?? 0, mib);
@@ -288,13 +290,19 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			const started = psql(
 				`select m[1] from execution_entity e join execution_data d on d."executionId" = e.id, regexp_matches(d.data, 'whd_[0-9a-f]{24}') m where e."workflowId" = '${BURST_WORKFLOW_ID}'`,
 			).split('\n');
+			const byStatus = psql(`select status || ':' || count(*) from execution_entity where "workflowId" = '${BURST_WORKFLOW_ID}' group by status`).split('\n');
 			expect(started).toHaveLength(Number(last.split(',')[0]));
 			// No delivery ran twice, and every run is one of the burst's deliveries.
 			expect(new Set(started).size).toBe(started.length);
 			const sent = new Set(ids);
 			expect(started.filter((id) => !sent.has(id))).toEqual([]);
+			// Every delivery ran: n8n 2.x answers a delivery the trigger accepted only once its run is
+			// created and queued, and saves the delivery id just before (the trigger marks its record
+			// changed as n8n reads the answer), so the stopped process lost only deliveries it had not
+			// answered, which the sender retried. (When the trigger answered first, 421 of the 1,000
+			// were answered and never ran.)
 			const ran = new Set(started);
-			burstNotRun = ids.filter((id) => !ran.has(id));
+			const burstNotRun = ids.filter((id) => !ran.has(id));
 			report.burst = {
 				deliveries: BURST,
 				attempts: attempts.length,
@@ -302,25 +310,18 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 				notAnsweredFirst: attempts.filter((a: { attempt: number; statusCode: number | null }) => a.attempt === 1 && !(a.statusCode! >= 200 && a.statusCode! < 300)).length,
 				executions: started.length,
 				answeredButNotRun: burstNotRun.length,
+				executionsByStatus: byStatus,
 				peakRssMiB: peakMiB,
 			};
 			process.stdout.write(`burst with a webhook process restarted: ${JSON.stringify(report.burst)}\n`);
+			expect(burstNotRun).toEqual([]);
 		} finally {
 			clearInterval(watch);
 			sender.maxAttempts = maxAttempts;
+			sender.concurrency = concurrency;
 			balancer.close();
 		}
 	}, 600_000);
-
-	// KNOWN GAP, open (issue #27): the trigger answers 200 before n8n has created and queued the run
-	// (it must, or n8n 2.41 drops the static-data save of the delivery ids: docs/webhook-trigger.md), so a
-	// webhook process stopped with such runs still pending (n8n waits only for runs it has added)
-	// loses deliveries it has already answered, and the sender does not retry them. Measured here:
-	// hundreds of the 1,000 when the process stops a fifth into the burst. This test turns red when
-	// that is fixed: then make it an ordinary test.
-	test.failing('the burst: every delivery answered 2xx also ran (fails: answered before the run is queued)', () => {
-		expect(burstNotRun).toEqual([]);
-	});
 
 	test('a tampered delivery is answered 401 by either webhook process and starts nothing', async () => {
 		const before = (await executions(TRIGGER_WORKFLOW_ID)).length;

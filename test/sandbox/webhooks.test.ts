@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Webhook deliveries of the sandbox, received and verified by a plain test server with bare crypto.
 import { createHmac } from 'node:crypto';
 import { PartnerClient } from '../helpers/partnerClient';
@@ -132,6 +132,39 @@ describe('sandbox webhooks', () => {
 		]);
 		await other.close();
 		await expect(sb.control('POST', '/deliveries/whd_unknown/resend', {})).rejects.toThrow(/404 No delivery whd_unknown/);
+	});
+
+	test.each([
+		[2, 2],
+		[Infinity, 6],
+	])('with concurrency %s, at most %i attempts are in flight at once; the others wait, retries included, and all arrive', async (concurrency, most) => {
+		const sender = sb.raw.webhooks;
+		const before = sender.concurrency;
+		sender.concurrency = concurrency;
+		let inFlight = 0;
+		let peak = 0;
+		let calls = 0;
+		const slow = await startReceiver((_req, res) => {
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			const status = ++calls === 1 ? 503 : 200; // the first is retried, and waits its turn again
+			setTimeout(() => {
+				inFlight--;
+				res.writeHead(status).end();
+			}, 60);
+		});
+		try {
+			for (let i = 0; i < 6; i++) sender.send(app(), 'order.created', { n: i }, { url: slow.url });
+			await sender.idle();
+			expect(peak).toBe(most);
+			expect(slow.received).toHaveLength(7);
+			expect(sender.inFlight).toBe(0);
+			// Signed when sent: a waiting attempt's timestamp is not older than its turn.
+			for (const x of slow.received) verify(x);
+		} finally {
+			sender.concurrency = before;
+			await slow.close();
+		}
 	});
 
 	test('a delivery that succeeds on a retry stops retrying', async () => {
