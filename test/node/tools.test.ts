@@ -6,6 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { credentialsFor, NODE_TYPE, registerNodeType, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
 /**
  * The tool variant as n8n makes it of a `usableAsTool` node: the same class under the name plus
@@ -74,6 +75,25 @@ describe('Marketplace Partner for AI agents', () => {
 			const full = (await runNode({ parameters, credentials: credentials() })).items.map((i) => i.json.order_item_id);
 			const { items } = await runNode({ parameters: { ...parameters, simplify: true }, credentials: credentials() });
 			expect(items.map((i) => i.json.order_item_id)).toEqual(full);
+		});
+
+		test('an answer lacking fields or blocks: Simplify leaves out what is not there, and adds nothing', async () => {
+			const orders = [
+				{ order_item_id: 1, status: 'accepted', product: null, customer: 'Köln' },
+				{ order_item_id: 2, order_no: 'ORD-2', product: { sku: 'SKU-2' }, customer: { city: 'Izmir', district: 'Konak' }, extra: 'x' },
+			];
+			const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
+			try {
+				const { items, error } = await runNode({
+					parameters: { resource: 'order', operation: 'getMany', returnAll: true, simplify: true },
+					credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				});
+				expect(error).toBeUndefined();
+				expect(items.map((i) => Object.keys(i.json))).toEqual([['order_item_id', 'status'], ['order_item_id', 'order_no', 'sku', 'city']]);
+				expect(items[1].json).toEqual({ order_item_id: 2, order_no: 'ORD-2', sku: 'SKU-2', city: 'Izmir' });
+			} finally {
+				await api.close();
+			}
 		});
 
 		test("Get: the detail's order, product and the customer's city in Simplify's fields, nothing of the address or shipment", async () => {

@@ -7,9 +7,9 @@ const PRODUCT_FIELDS = ['product_id', 'sku', 'title'] as const;
 const AMOUNT_FIELDS = ['quantity', 'unit_price', 'currency', 'created_at', 'updated_at'] as const;
 
 function pick(target: IDataObject, source: unknown, fields: readonly string[]) {
-	if (!source || typeof source !== 'object') return;
 	for (const field of fields) {
-		const value = (source as IDataObject)[field];
+		// A block the answer lacks (null, or not an object) gives no fields.
+		const value = (source as IDataObject | null | undefined)?.[field];
 		if (value !== undefined) target[field] = value;
 	}
 }

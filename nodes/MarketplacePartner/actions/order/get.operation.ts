@@ -44,7 +44,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			.catch((error: unknown) => {
 				throw error instanceof NodeApiError ? explainOrderDetail(error) : error;
 			});
-		const json = this.getNodeParameter('simplify', i, false) ? simplifyOrderItem(data.order as IDataObject, data.product, data.customer) : data;
+		const json = this.getNodeParameter('simplify', i) ? simplifyOrderItem(data.order as IDataObject, data.product, data.customer) : data;
 		return [{ json, pairedItem: { item: i } }];
 	});
 }

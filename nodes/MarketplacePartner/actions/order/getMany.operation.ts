@@ -103,7 +103,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			? toApiDateTime(filters.updatedAfter, valueName(this, 'updated_after', 'Updated After'), (await apiCredentials.call(this, i)).timeZone)
 			: undefined;
 
-		const simplify = this.getNodeParameter('simplify', i, false) as boolean;
+		const simplify = this.getNodeParameter('simplify', i) as boolean;
 		const orderItems: INodeExecutionData[] = [];
 		const offsets = new OffsetCheck(this.getNode(), i);
 		for (let offset = 0; ; ) {

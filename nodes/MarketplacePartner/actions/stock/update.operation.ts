@@ -287,7 +287,7 @@ function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard): I
 			? { sku: toSku(values.sku, label('sku')) }
 			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
 	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' }) as number;
-	if (guard.maxStock !== undefined && stock > guard.maxStock) {
+	if (stock > (guard.maxStock ?? Infinity)) {
 		throw new Error(
 			`${label('stock')} ${stock} is above the Maximum Stock of ${guard.maxStock} this workflow allows, so nothing was sent. Send ${guard.maxStock} or less, or have the workflow's Maximum Stock raised if ${stock} is right.`,
 		);
