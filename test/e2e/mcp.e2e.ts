@@ -11,8 +11,8 @@ import * as updateStock from '../../nodes/MarketplacePartner/actions/stock/updat
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, startN8n, N8N_DIR } = require('../../scripts/lib');
-const { prepareWorkspace, MCP_WORKFLOW_ID } = require('../../scripts/workspace');
+const { freePort, startN8n, N8N_DIR, N8N_MAJOR } = require('../../scripts/lib');
+const { prepareWorkspace, exampleFor, setUpOwner, OWNER, MCP_WORKFLOW_ID } = require('../../scripts/workspace');
 const { Client } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/index.js'));
 const { StreamableHTTPClientTransport } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/streamableHttp.js'));
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -24,7 +24,7 @@ type ToolResult = { isError?: boolean; content: Array<{ type: string; text: stri
 describe('the Marketplace MCP server example in real n8n, used by an MCP client', () => {
 	let sb: RunningSandbox;
 	let userFolder: string;
-	let n8n: { stop(): Promise<void>; output(): string };
+	let n8n: { stop(): Promise<void>; output(): string; url: string };
 	let url: string;
 	let token: string;
 	let client: any;
@@ -66,6 +66,37 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 		await n8n?.stop();
 		await sb?.close();
 		if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	test("this n8n's node types: ours has a tool variant with the tool defaults and a description per operation; every node of the order assistant exists, its human review included", async () => {
+		expect(await setUpOwner(n8n.url)).toBe(true);
+		const login = await fetch(`${n8n.url}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+		});
+		const cookie = login.headers.get('set-cookie')!.split(';')[0];
+		const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } })).json()) as Array<Record<string, any>>;
+		const versionsOf = (name: string) => types.filter((t) => t.name === name).flatMap((t) => [t.version].flat());
+		const tool = types.find((t) => t.name === 'n8n-nodes-marketplace-partner.marketplacePartnerTool')!;
+		expect(tool.outputs).toEqual(['ai_tool']);
+		expect(tool.properties.filter((p: any) => p.name === 'toolDescription').map((p: any) => p.displayOptions.show)).toEqual([
+			{ resource: ['order'], operation: ['get'], '@tool': [true] },
+			{ resource: ['order'], operation: ['getMany'], '@tool': [true] },
+			{ resource: ['stock'], operation: ['update'], '@tool': [true] },
+			{ resource: ['connection'], operation: ['checkSetup'], '@tool': [true] },
+			{ resource: ['connection'], operation: ['ping'], '@tool': [true] },
+		]);
+		// Ours replaces n8n's own "Tool Description: Set Automatically" (which says only "Get many order items in Marketplace Partner").
+		expect(tool.properties.some((p: any) => p.name === 'descriptionType')).toBe(false);
+		expect(tool.properties.filter((p: any) => p.name === 'limit').map((p: any) => [p.default, p.displayOptions.show['@tool']])).toEqual([
+			[50, [false]],
+			[20, [true]],
+		]);
+		if (N8N_MAJOR < 2) return; // human review for tools (…HitlTool) and Agent 3 came with n8n 2
+		for (const node of exampleFor('order-assistant.json', sb.baseUrl).nodes) expect([node.type, versionsOf(node.type)]).toEqual([node.type, expect.arrayContaining([node.typeVersion])]);
+		const review = types.find((t) => t.name === '@n8n/n8n-nodes-langchain.chatHitlTool')!;
+		expect(review.outputs).toEqual([expect.objectContaining({ displayName: 'Human review', type: 'ai_tool' })]);
 	});
 
 	test('without the bearer token the MCP server refuses the client', async () => {
