@@ -145,8 +145,8 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 
 		const unknown = await call('get_order', { order_item_id: 999999 });
 		expect(unknown.isError).toBe(true);
-		// n8n hands the model the error's message and its description.
-		expect(unknown.content[0].text).toMatch(/^NodeOperationError: The order item was not found\n\nDetails: API code: order_not_found\. .*\(field order_item_id\)/);
+		// n8n hands the model the error's message and its description (2.x names the error class, 1.x says Error).
+		expect(unknown.content[0].text).toMatch(/^(NodeOperation)?Error: The order item was not found\n\nDetails: API code: order_not_found\. .*\(field order_item_id\)/);
 		const wrong = await call('get_order', { order_item_id: 'the last one' });
 		expect(wrong.isError).toBe(true);
 		// n8n checks the arguments against the tool's input schema before the node runs.
