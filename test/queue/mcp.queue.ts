@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The Marketplace MCP server example in queue mode (Redis, PostgreSQL, main, a worker and one webhook
-// process, each with its own user folder): an MCP client connects to the webhook process, as n8n
-// wants all /mcp requests routed to one webhook replica; the tool calls run on the worker.
+// process, each with its own user folder): MCP clients connect to main and to the webhook process (n8n
+// wants all /mcp requests of a session on one process); the tool calls run on the worker.
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
@@ -15,12 +15,19 @@ const { StreamableHTTPClientTransport } = require(path.join(N8N_DIR, 'node_modul
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
-describe('queue mode: the MCP server example on a webhook process, its tools run by a worker', () => {
+describe('queue mode: the MCP server example on main and on a webhook process, its tools run by a worker', () => {
 	let sb: RunningSandbox;
 	let q: any;
 	let client: any;
 	let url: string;
+	let token: string;
+	let onMain: any;
 
+	const connect = async (at: string) => {
+		const c = new Client({ name: 'marketplace-queue', version: '1.0.0' });
+		await c.connect(new StreamableHTTPClientTransport(new URL(at), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+		return c;
+	};
 	const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => await client.callTool({ name, arguments: args });
 	const workerRuns = () => (q.process('worker').output().match(/Worker started execution \d+/g) ?? []).length;
 
@@ -45,11 +52,12 @@ describe('queue mode: the MCP server example on a webhook process, its tools run
 			if (tries > 240) throw new Error(`the MCP server stayed 404 on the webhook process: ${url}`);
 			await new Promise((r) => setTimeout(r, 500));
 		}
-		client = new Client({ name: 'marketplace-queue', version: '1.0.0' });
-		await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${mcpToken}` } } }));
+		token = mcpToken;
+		client = await connect(url);
 	}, 900_000);
 
 	afterAll(async () => {
+		await onMain?.close();
 		await client?.close();
 		await q?.stop();
 		await sb?.close();
@@ -81,5 +89,17 @@ describe('queue mode: the MCP server example on a webhook process, its tools run
 		expect(refused.content[0].text).toMatch(/external_ref is empty/);
 		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'POST /stock_update.php 200': 1 });
 		expect((await sb.control('GET', `/products/${product.product_id}`)).stock).toBe(33);
+	});
+
+	test('on main too: the same tools, and list_orders answers through the worker', async () => {
+		onMain = await connect(url.replace(/:\d+\//, `:${new URL(q.process('main').url).port}/`));
+		const { tools } = await onMain.listTools();
+		expect(tools.map((t: any) => t.name).sort()).toEqual(['get_order', 'list_orders', 'update_stock']);
+		const before = workerRuns();
+		const list: ToolResult = await onMain.callTool({ name: 'list_orders', arguments: { status: 'accepted', updated_after: '' } });
+		expect(list.isError).toBeFalsy();
+		const accepted = (sb.raw.state.ordersBySeller.get(1001) as Array<{ order_item_id: number; status: string }>).filter((o) => o.status === 'accepted');
+		expect(JSON.parse(list.content[0].text).map((i: any) => i.order_item_id)).toEqual(accepted.slice(0, 20).map((o) => o.order_item_id));
+		expect(workerRuns()).toBeGreaterThan(before);
 	});
 });
