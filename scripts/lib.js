@@ -190,6 +190,8 @@ function n8nEnv(userFolder, extra = {}) {
     N8N_SECURE_COOKIE: 'false',
     N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
     N8N_RESTRICT_FILE_ACCESS_TO: path.join(ROOT, 'examples'),
+    // Community nodes as AI tools (an agent's or an MCP Server Trigger's): off by default in n8n.
+    N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
     DB_SQLITE_POOL_SIZE: '2',
     ...extra,
   });

@@ -2,6 +2,7 @@
 // Sets up an n8n user folder the way a user would: our package installed as a community package,
 // a credential pointing at the sandbox, the example workflows imported, the trigger workflow
 // published and its production URL registered with the sandbox (the operator's job, in real life).
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { control } = require('../sandbox/client');
@@ -12,6 +13,9 @@ const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
 const TRIGGER_WORKFLOW_ID = 'mpExNewOrder1';
 // Published too: its Orders Trigger polls the sandbox every minute (activation takes its first poll).
 const POLLING_WORKFLOW_ID = 'mpExOrderSync';
+// The MCP server example: published by the demo, its URL and bearer token in the banner.
+const MCP_WORKFLOW_ID = 'mpExMcpServer';
+const MCP_CREDENTIAL = { id: 'mpMcpBearer01', name: 'Marketplace MCP server (bearer token)' };
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
@@ -47,8 +51,17 @@ function triggerUrl(n8nPort, baseUrl) {
   return `http://127.0.0.1:${n8nPort}/webhook/${trigger.webhookId}/webhook`;
 }
 
-/** Imports a credential for `app` of the sandbox into n8n; returns the folder used for imports. */
-async function importCredential(userFolder, sandbox, app, extraEnv = {}) {
+/** The MCP server example's production URL (MCP Server Trigger v2: Streamable HTTP at /mcp/<path>). */
+function mcpUrl(n8nPort, baseUrl) {
+  const trigger = exampleFor('marketplace-mcp-server.json', baseUrl).nodes.find((n) => n.type.endsWith('.mcpTrigger'));
+  return `http://127.0.0.1:${n8nPort}/mcp/${trigger.parameters.path}`;
+}
+
+/**
+ * Imports a credential for `app` of the sandbox into n8n, and the MCP server's bearer token (new
+ * each time, so a demo's old token stops working); returns the folder used for imports.
+ */
+async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToken = crypto.randomBytes(24).toString('base64url')) {
   const importDir = path.join(userFolder, 'import');
   fs.mkdirSync(importDir, { recursive: true });
   const credentialFile = path.join(importDir, 'credentials.json');
@@ -68,6 +81,7 @@ async function importCredential(userFolder, sandbox, app, extraEnv = {}) {
           headerPrefix: sandbox.headerPrefix,
         },
       },
+      { ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: mcpToken } },
     ]),
     { mode: 0o600 },
   );
@@ -94,7 +108,8 @@ async function prepareWorkspace({
   const app = sandbox.apps.find((a) => a.name === appName);
   installPackageInto(userFolder, tarball);
 
-  const importDir = await importCredential(userFolder, sandbox, app, extraEnv);
+  const mcpToken = crypto.randomBytes(24).toString('base64url');
+  const importDir = await importCredential(userFolder, sandbox, app, extraEnv, mcpToken);
 
   const workflowsDir = path.join(importDir, 'workflows');
   fs.mkdirSync(workflowsDir, { recursive: true });
@@ -106,7 +121,7 @@ async function prepareWorkspace({
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
   await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
-  return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID };
+  return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID, mcpUrl: mcpUrl(n8nPort, sandbox.baseUrl), mcpToken };
 }
 
 module.exports = {
@@ -120,4 +135,5 @@ module.exports = {
   CREDENTIAL_ID,
   TRIGGER_WORKFLOW_ID,
   POLLING_WORKFLOW_ID,
+  MCP_WORKFLOW_ID,
 };

@@ -1,10 +1,40 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as connection from './actions/connection/Connection.resource';
 import * as order from './actions/order/Order.resource';
 import { router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
+import { withToolVariants } from './actions/tool';
 import { getStockColumns } from './methods/resourceMapping';
+
+// Stryker disable all: n8n UI description (the node's parameters, as a node and as a tool)
+const nodeProperties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Connection', value: 'connection' },
+			{ name: 'Order', value: 'order' },
+			{ name: 'Stock', value: 'stock' },
+		],
+		default: 'order',
+	},
+	...order.description,
+	...stock.description,
+	...connection.description,
+];
+
+/** What a model reads about each operation, when the node is an AI Agent's or an MCP server's tool. */
+const toolDescriptions = {
+	order: { get: order.get.toolDescription, getMany: order.getMany.toolDescription },
+	stock: { update: stock.update.toolDescription },
+	connection: { checkSetup: connection.checkSetup.toolDescription, ping: connection.ping.toolDescription },
+};
+
+const properties = withToolVariants(nodeProperties, toolDescriptions);
+// Stryker restore all
 
 export class MarketplacePartner implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,27 +50,12 @@ export class MarketplacePartner implements INodeType {
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
 		defaults: { name: 'Marketplace Partner' },
+		// As a tool: small answers by default and a description per operation (actions/tool.ts).
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'marketplacePartnerApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Connection', value: 'connection' },
-					{ name: 'Order', value: 'order' },
-					{ name: 'Stock', value: 'stock' },
-				],
-				default: 'order',
-			},
-			...order.description,
-			...stock.description,
-			...connection.description,
-		],
+		properties,
 	};
 
 	methods = {

@@ -69,6 +69,10 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(giveUpAfterOption),
 ];
+
+/** What a model reads about Connection › Check Setup used as a tool. */
+export const toolDescription =
+	'Check how the marketplace Partner API answers this connection (authentication, clock, permissions orders:read, orders:detail and stock:write, paging, errors, time zone) and which settings it needs. Takes no arguments; call it only when the other tools fail with an authentication or permission error.';
 // Stryker restore all
 
 const displayOptions = { show: { resource: ['connection'], operation: ['checkSetup'] } };

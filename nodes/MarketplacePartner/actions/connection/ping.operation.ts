@@ -8,6 +8,11 @@ const displayOptions = { show: { resource: ['connection'], operation: ['ping'] }
 
 export const description = updateDisplayOptions(displayOptions, [optionsCollection(giveUpAfterOption)]);
 
+// Stryker disable all: n8n UI description (what a model reads about Connection › Ping used as a tool)
+export const toolDescription =
+	'Check that the marketplace credential signs requests the Partner API accepts (GET /ping.php). Takes no arguments.';
+// Stryker restore all
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {
 		const data = await apiRequest.call(this, 'GET', '/ping.php', { itemIndex: i });

@@ -2,9 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
+import { simplifyOrderItem } from '../../helpers/simplify';
 import { apiCredentials, apiRequest } from '../../transport';
 import { OffsetCheck, readOrdersPage } from '../../transport/answers';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
+import { simplifyOption } from './simplify';
+import { valueName } from '../tool';
 
 /** The API's maximum page size: Return All asks for full pages. */
 const MAX_PAGE_SIZE = 100;
@@ -27,6 +30,7 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
+	simplifyOption,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -75,6 +79,11 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(giveUpAfterOption),
 ];
+
+/** What a model reads about Order › Get Many used as a tool. */
+export const toolDescription =
+	"List the seller's order items (Partner API GET /orders.php), oldest first as the API returns them. Each has order_item_id (e.g. 500001: pass it to the order detail tool), order_no, status (e.g. accepted), payment_status (e.g. paid), product_id, sku and title of the product, quantity, unit_price, currency, created_at and updated_at (YYYY-MM-DD HH:MM:SS) and the customer's city. " +
+	'It returns at most a few order items (20 unless the workflow sets another Limit), not all of them: to find what you need, filter by status (e.g. accepted) and by updated_after (only order items updated after that moment, e.g. 2026-05-01 00:00:00) rather than trying to fetch everything. Send an empty string for a filter you do not need.';
 // Stryker restore all
 
 const displayOptions = { show: { resource: ['order'], operation: ['getMany'] } };
@@ -84,16 +93,17 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {
 		const returnAll = this.getNodeParameter('returnAll', i) as boolean;
-		const wanted = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), 'Limit', { min: 1 }) as number);
+		const wanted = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), valueName(this, 'limit', 'Limit'), { min: 1 }) as number);
 		const newestFirst = this.getNodeParameter('sort', i, 'api') === 'newestFirst';
 		// Sorting needs every matching item first: the API's own order is not documented.
 		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
 		const updatedAfter = filters.updatedAfter
-			? toApiDateTime(filters.updatedAfter, 'Updated After', (await apiCredentials.call(this, i)).timeZone)
+			? toApiDateTime(filters.updatedAfter, valueName(this, 'updated_after', 'Updated After'), (await apiCredentials.call(this, i)).timeZone)
 			: undefined;
 
+		const simplify = this.getNodeParameter('simplify', i) as boolean;
 		const orderItems: INodeExecutionData[] = [];
 		const offsets = new OffsetCheck(this.getNode(), i);
 		for (let offset = 0; ; ) {
@@ -105,7 +115,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const { orders, more } = readOrdersPage(data);
 			offsets.page(orders, offset);
 			for (const order of orders.slice(0, limit - orderItems.length)) {
-				orderItems.push({ json: order, pairedItem: { item: i } });
+				const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
+				orderItems.push({ json, pairedItem: { item: i } });
 			}
 			offset += orders.length;
 			if (!more || orderItems.length >= limit) break;

@@ -9,6 +9,7 @@ import { explainBySku } from '../../transport/errors';
 import { mapWithConcurrency } from '../../transport/concurrency';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
+import { isTool } from '../tool';
 import { stockColumns, type IdentifyBy, type StockColumn } from './columns';
 
 /**
@@ -30,8 +31,9 @@ const v1Properties: INodeProperties[] = [
 		// Empty, not 0: a forgotten field must be an error, not a request for product 0.
 		default: null,
 		required: true,
+		placeholder: 'e.g. 70001',
 		description:
-			"The marketplace's product identifier (not your SKU). Map it from your sheet's product column with an expression; text such as \"70001\" is accepted.",
+			"The marketplace's product identifier, product_id (e.g. 70001; not your SKU). Map it from your sheet's product column with an expression; text such as \"70001\" is accepted.",
 	},
 	{
 		displayName: 'Stock',
@@ -41,8 +43,9 @@ const v1Properties: INodeProperties[] = [
 		// Empty, not 0: forgetting to map Stock must not zero the stock.
 		default: null,
 		required: true,
+		placeholder: 'e.g. 25',
 		description:
-			'The new stock quantity. It replaces the current stock (it is not added to it), so sending the same value twice is harmless. Must be a whole number, 0 or more.',
+			'The new stock quantity, stock (e.g. 25). It replaces the current stock (it is not added to it), so sending the same value twice is harmless. Must be a whole number, 0 or more.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -65,8 +68,9 @@ const v1Properties: INodeProperties[] = [
 				name: 'externalRef',
 				type: 'string',
 				default: '',
+				placeholder: 'e.g. ERP-2026-0101',
 				description:
-					"Your own reference for this change (e.g. the ERP transaction ID or the sheet row). The API echoes it back, so you can match results to your records.",
+					"Your own reference for this change, external_ref (e.g. the ERP transaction ID or the sheet row). Required when a model calls this node as a tool. The API echoes it back, so you can match results to your records.",
 			},
 		],
 	},
@@ -175,11 +179,27 @@ const v2Properties: INodeProperties[] = [
 	},
 ];
 
+/** The guard against a mistaken write (a typo in a sheet, a model's slip): off unless set. */
+const maxStockOption: INodeProperties = {
+	displayName: 'Maximum Stock',
+	name: 'maxStock',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 1000,
+	description:
+		'Refuse a row whose new stock is above this, before sending it: a guard against a typo (1000 for 100) or a mistaken tool call. The API has no read of the current stock, so the guard bounds the new value, not the change. Not set, no limit.',
+};
+
 const properties: INodeProperties[] = [
 	...updateDisplayOptions({ show: { '@version': [1] } }, v1Properties),
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
-	optionsCollection(concurrencyOption, giveUpAfterOption),
+	optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption),
 ];
+
+/** What a model reads about Stock › Update used as a tool. */
+export const toolDescription =
+	"Set the stock of one product of the seller (Partner API POST /stock_update.php). Arguments: product_id, the marketplace product id (a whole number, e.g. 70001, as in an order item's product_id; or sku, e.g. SKU-A-70001, where the workflow identifies products by SKU); stock, the new quantity (a whole number, 0 or more, e.g. 25), which replaces the current stock rather than adding to it; external_ref, required: why you make this change or the person's reference for it (e.g. \"recount shelf B, asked by Ana\"). " +
+	'Answers old_stock and new_stock. Only change stock when the person asked for this exact change; the workflow may refuse a stock above its Maximum Stock.';
 // Stryker restore all
 
 const displayOptions = { show: { resource: ['stock'], operation: ['update'] } };
@@ -254,17 +274,34 @@ function missingColumn(column: StockColumn, named: string): string {
 	);
 }
 
+/** The guard: limits a row must keep to (as a tool, a reason for every change). */
+interface Guard {
+	maxStock?: number;
+	requireExternalRef: boolean;
+}
+
 /** The request body of a row, in the API's field order; every value checked before anything is sent. */
-function bodyOf({ values, label }: Row, identifyBy: IdentifyBy): IDataObject {
+function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard): IDataObject {
 	const body: IDataObject =
 		identifyBy === 'sku'
 			? { sku: toSku(values.sku, label('sku')) }
 			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
-	body.stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' });
+	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' }) as number;
+	if (stock > (guard.maxStock ?? Infinity)) {
+		throw new Error(
+			`${label('stock')} ${stock} is above the Maximum Stock of ${guard.maxStock} this workflow allows, so nothing was sent. Send ${guard.maxStock} or less, or have the workflow's Maximum Stock raised if ${stock} is right.`,
+		);
+	}
+	body.stock = stock;
 	const variant = toWholeNumber(values.variant_combination_id, label('variant_combination_id'), { min: 1, optional: true });
 	if (variant !== undefined) body.variant_combination_id = variant;
 	const externalRef = values.external_ref;
-	if (typeof externalRef === 'number' || (typeof externalRef === 'string' && externalRef !== '')) body.external_ref = String(externalRef);
+	if (typeof externalRef === 'number' || (typeof externalRef === 'string' && externalRef.trim() !== '')) body.external_ref = String(externalRef);
+	else if (guard.requireExternalRef) {
+		throw new Error(
+			`${label('external_ref')} is empty: as a tool, every stock change needs one, the reason for it or the person's reference (e.g. "recount shelf B, asked by Ana"). Nothing was sent.`,
+		);
+	}
 	return body;
 }
 
@@ -283,11 +320,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		readRow = v1Rows(this);
 	}
 
+	const tool = isTool(this);
+	const guard: Guard = { maxStock: readMaxStock(this), requireExternalRef: tool };
+	// As a tool, errors name each value by its API field: the model's argument.
+	const apiNames: Row['label'] = (id) => id;
+
 	// Every row is checked before anything is sent: a bad value never reaches the API, and without
 	// Continue On Fail a sheet with a bad row changes no stock at all.
 	const prepared: Prepared[] = items.map((item, i) => {
 		try {
-			return { body: bodyOf(readRow(item, i), identifyBy) };
+			const row = readRow(item, i);
+			return { body: bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard) };
 		} catch (error) {
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };
 		}
@@ -327,6 +370,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const failure = (stoppedAt !== undefined && results[stoppedAt] instanceof Error ? results[stoppedAt] : undefined) ?? results.find((r) => r instanceof Error);
 	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results);
 	return results as INodeExecutionData[];
+}
+
+function readMaxStock(context: IExecuteFunctions): number | undefined {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	try {
+		return toWholeNumber(options.maxStock, 'Maximum Stock', { optional: true });
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
 }
 
 /**
