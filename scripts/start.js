@@ -56,7 +56,7 @@ async function main() {
   The credential "Marketplace Partner (sandbox)" is ready. To create one by hand, all of seller A's
   secrets (Client Secret, Webhook Secret) are in:  curl ${control}/state
 
-  Three things to try:
+  Four things to try:
   1. Open "Marketplace: spreadsheet to stock" and click "Execute workflow": every row of
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
