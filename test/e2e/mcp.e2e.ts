@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The "Marketplace MCP server" example published in the real n8n (N8N_VERSION), with this package
 // installed as a community package, used by the official MCP client (@modelcontextprotocol/sdk, the
 // copy n8n ships) over Streamable HTTP: the tools it lists and what each call does in the sandbox.
@@ -8,18 +8,15 @@ import path from 'node:path';
 import * as getOrder from '../../nodes/MarketplacePartner/actions/order/get.operation';
 import * as listOrders from '../../nodes/MarketplacePartner/actions/order/getMany.operation';
 import * as updateStock from '../../nodes/MarketplacePartner/actions/stock/update.operation';
+import { connectMcp, untilMcpServerListens, type ToolResult } from '../helpers/mcpClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, startN8n, N8N_DIR, N8N_MAJOR } = require('../../scripts/lib');
+const { freePort, startN8n, N8N_MAJOR } = require('../../scripts/lib');
 const { prepareWorkspace, exampleFor, setUpOwner, OWNER, MCP_WORKFLOW_ID } = require('../../scripts/workspace');
-const { Client } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/index.js'));
-const { StreamableHTTPClientTransport } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/streamableHttp.js'));
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'updated_at', 'city'];
-
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
 describe('the Marketplace MCP server example in real n8n, used by an MCP client', () => {
 	let sb: RunningSandbox;
@@ -29,12 +26,7 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 	let token: string;
 	let client: any;
 
-	const connect = async (bearer?: string) => {
-		const c = new Client({ name: 'marketplace-e2e', version: '1.0.0' });
-		const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
-		await c.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-		return c;
-	};
+	const connect = (bearer?: string) => connectMcp(url, 'marketplace-e2e', bearer);
 	const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => await client.callTool({ name, arguments: args });
 	const answer = (result: ToolResult) => {
 		expect(result.isError).toBeFalsy();
@@ -52,12 +44,7 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 		url = prepared.mcpUrl;
 		token = prepared.mcpToken;
 		n8n = await startN8n(userFolder, { port });
-		// n8n answers readiness before it has registered published webhooks (404 until then); an
-		// unauthenticated probe is refused (403) once the MCP server listens.
-		for (let tries = 0; (await fetch(url, { method: 'POST' })).status === 404; tries++) {
-			if (tries > 240) throw new Error(`the MCP server's production URL stayed 404: ${url}`);
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		await untilMcpServerListens(url);
 		client = await connect(token);
 	}, 600_000);
 

@@ -1,19 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The Marketplace MCP server example in queue mode (Redis, PostgreSQL, main, a worker and one webhook
 // process, each with its own user folder): MCP clients connect to main and to the webhook process (n8n
 // wants all /mcp requests of a session on one process); the tool calls run on the worker.
-import path from 'node:path';
+import { connectMcp, untilMcpServerListens, type ToolResult } from '../helpers/mcpClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, packPackage, installPackageInto, N8N_DIR } = require('../../scripts/lib');
+const { freePort, packPackage, installPackageInto } = require('../../scripts/lib');
 const { prepareWorkspace, MCP_WORKFLOW_ID } = require('../../scripts/workspace');
 const { startQueueInstallation } = require('../../scripts/queue');
-const { Client } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/index.js'));
-const { StreamableHTTPClientTransport } = require(path.join(N8N_DIR, 'node_modules/@modelcontextprotocol/sdk/dist/cjs/client/streamableHttp.js'));
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
 describe('queue mode: the MCP server example on main and on a webhook process, its tools run by a worker', () => {
 	let sb: RunningSandbox;
@@ -23,11 +19,7 @@ describe('queue mode: the MCP server example on main and on a webhook process, i
 	let token: string;
 	let onMain: any;
 
-	const connect = async (at: string) => {
-		const c = new Client({ name: 'marketplace-queue', version: '1.0.0' });
-		await c.connect(new StreamableHTTPClientTransport(new URL(at), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-		return c;
-	};
+	const connect = (at: string) => connectMcp(at, 'marketplace-queue', token);
 	const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> => await client.callTool({ name, arguments: args });
 	const workerRuns = () => (q.process('worker').output().match(/Worker started execution \d+/g) ?? []).length;
 
@@ -48,10 +40,7 @@ describe('queue mode: the MCP server example on main and on a webhook process, i
 		const webhookPort = await freePort();
 		await Promise.all([q.start('worker'), q.start('webhook', { port: webhookPort })]);
 		url = mcpUrl.replace('127.0.0.1:0', `127.0.0.1:${webhookPort}`);
-		for (let tries = 0; (await fetch(url, { method: 'POST' })).status === 404; tries++) {
-			if (tries > 240) throw new Error(`the MCP server stayed 404 on the webhook process: ${url}`);
-			await new Promise((r) => setTimeout(r, 500));
-		}
+		await untilMcpServerListens(url);
 		token = mcpToken;
 		client = await connect(url);
 	}, 900_000);

@@ -111,10 +111,20 @@ describe('the editor in a real browser', () => {
 		const triggerNode = page.locator('[data-test-id="canvas-node"][data-node-type$=".marketplacePartnerTrigger"]');
 		await expect(triggerNode).toBeVisibleSoon();
 		await shot('trigger-workflow');
-		// The editor may open a hint popover over the canvas on a published workflow: close it first.
-		await page.keyboard.press('Escape');
-		await page.locator('[data-reka-popper-content-wrapper]').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-		await triggerNode.dblclick();
+		// The editor may open a hint popover over the canvas on a published workflow, sometimes only
+		// after the canvas shows: close it (Escape) until the double click reaches the node.
+		for (let tries = 1; ; tries++) {
+			await page.keyboard.press('Escape');
+			await page.locator('[data-reka-popper-content-wrapper]').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+			const opened = await triggerNode.dblclick({ timeout: 5000 }).then(
+				() => true,
+				(error: Error) => {
+					if (tries >= 5) throw error;
+					return false;
+				},
+			);
+			if (opened) break;
+		}
 		const ndv = page.locator('[data-test-id="ndv"]');
 		await ndv.getByText('Webhook URLs').click();
 		await ndv.locator('[data-test-id="radio-button-production"]').click();
