@@ -129,7 +129,10 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 function fullRecord(): IDataObject {
 	const state: IDataObject = {};
 	const now = Date.now();
-	for (let i = 0; i < MAX_DELIVERY_IDS; i++) seenBefore([state], `whd_prefill${String(i).padStart(17, '0')}`, now - 3_600_000 + i * 300);
+	for (let i = 0; i < MAX_DELIVERY_IDS; i++) {
+		const id = `whd_prefill${String(i).padStart(17, '0')}`;
+		seenBefore([state], { id, timestamp: String(Math.floor(now / 1000)), rawBody: Buffer.from(id) }, now - 3_600_000 + i * 300, 300);
+	}
 	return state;
 }
 

@@ -137,6 +137,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		// The exact bytes received: n8n keeps them for JSON and text bodies; other types are read now.
 		if (!req.rawBody) await req.readRawBody();
 		const rawBody = req.rawBody ?? Buffer.alloc(0);
+		const toleranceSeconds = Number(options.toleranceSeconds ?? 300);
 
 		const rejection = checkWebhook({
 			secrets: [String(credentials.webhookSecret ?? ''), String(credentials.previousWebhookSecret ?? '')],
@@ -145,7 +146,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 			signatureHeader: header('webhook-signature'),
 			rawBody,
 			nowMs: Date.now(),
-			toleranceSeconds: Number(options.toleranceSeconds ?? 300),
+			toleranceSeconds,
 		});
 		if (rejection) {
 			const { status, body } = REJECTIONS[rejection];
@@ -158,22 +159,33 @@ export class MarketplacePartnerTrigger implements INodeType {
 		} catch {
 			return reply(400, 'Bad Request: the webhook body is not valid JSON');
 		}
-		const event = header('webhook-event') ?? (typeof payload?.event === 'string' ? payload.event : '');
-		const selected = this.getNodeParameter('events', []) as string[];
-		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
+		// The event header is not signed: the signed payload's event wins, and a header that says
+		// otherwise was changed on the way. Only a payload that names no event leaves it to the header.
+		const signedEvent = typeof payload?.event === 'string' ? payload.event : undefined;
+		const headerEvent = header('webhook-event')?.trim();
+		if (signedEvent !== undefined && headerEvent && headerEvent !== signedEvent) {
+			return reply(400, 'Bad Request: the webhook event header contradicts the event of the signed body');
+		}
+		const event = signedEvent ?? headerEvent ?? '';
 
 		const webhookId = String(header('webhook-id'));
+		const timestampText = String(header('webhook-timestamp')).trim();
 		const record = this.getWorkflowStaticData('node');
-		let recorded: unknown; // the record with this delivery's id, for n8n to save
+		let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 		if (!options.allowDuplicates) {
 			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
 			if (!inMemory.has(key)) inMemory.set(key, {});
-			// A repeat known to either record is dropped; a new id goes into both.
-			if (seenBefore([record, inMemory.get(key)!], webhookId, Date.now())) return reply(200, 'OK: duplicate delivery');
-			recorded = record.deliveries;
+			// Every verified delivery is recorded, selected or not: a copy re-sent under another id or
+			// event header is then a duplicate. A repeat known to either record is dropped; a new one
+			// goes into both.
+			const delivery = { id: webhookId, timestamp: timestampText, rawBody };
+			if (seenBefore([record, inMemory.get(key)!], delivery, Date.now(), toleranceSeconds)) return reply(200, 'OK: duplicate delivery');
+			recorded = { deliveries: record.deliveries, signed: record.signed };
 		}
+		const selected = this.getNodeParameter('events', []) as string[];
+		// Not selected: answered at once, so n8n saves the record as it answers.
+		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
-		const timestampText = String(header('webhook-timestamp')).trim();
 		const timestamp = parseWebhookTimestamp(timestampText) as number;
 		const item: IDataObject = {
 			event,
@@ -195,7 +207,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		return {
 			workflowData: [this.helpers.returnJsonArray([item])],
 			get webhookResponse() {
-				if (recorded !== undefined) record.deliveries = recorded;
+				if (recorded) Object.assign(record, recorded);
 				return { message: 'Workflow was started' };
 			},
 		};

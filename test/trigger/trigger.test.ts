@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
-import { ENTRY_CHARS, recordOf, seenBefore } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import { deliveryEntry, ENTRY_CHARS, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 import { credentialsFor } from '../helpers/n8n';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -202,7 +202,7 @@ describe('Marketplace Partner Trigger', () => {
 		expect(first.runs.length + second.runs.length + server.runs.length).toBe(2);
 		const stored = JSON.parse(store.json)['node:Marketplace Partner Trigger'].deliveries;
 		expect(recordOf(stored)).toHaveLength(2 * ENTRY_CHARS);
-		for (const id of ['whd_shared', 'whd_new']) expect(seenBefore([{ deliveries: stored }], id, Date.now())).toBe(true);
+		for (const id of ['whd_shared', 'whd_new']) expect(recordOf(stored)).toContain(deliveryEntry(id, 0).slice(0, ENTRY_CHARS - 8));
 	});
 
 	test('only a new delivery changes the static data: n8n writes nothing back for a dropped one', async () => {
@@ -274,16 +274,47 @@ describe('Marketplace Partner Trigger', () => {
 		expect(s.runs).toHaveLength(0);
 	});
 
-	test('the event comes from the event header, else from the payload', async () => {
-		const s = await listen(creds(), { events: ['stock.updated'] });
-		expect(await post('{"event":"order.created"}', { id: 'whd_h', event: 'stock.updated' })).toEqual({ status: 200, text: '{"message":"Workflow was started"}' });
-		expect(await post('{"event":"order.created"}', { id: 'whd_p1', event: 'order.created' })).toEqual({ status: 200, text: 'OK: event not selected' });
-		await post('{"event":"stock.updated"}', { id: 'whd_p2', event: null });
-		expect(await post('{"event":7}', { id: 'whd_p3', event: null })).toEqual({ status: 200, text: 'OK: event not selected' });
+	test('the event is the signed payload\'s; a header that contradicts it is refused 400 and starts nothing; a payload without one takes the header', async () => {
+		const s = await listen(creds(), { events: ['order.created'] });
+		// The header is not signed: a signed order.updated relabelled order.created must not pass as one.
+		expect(await post('{"event":"order.updated","n":1}', { id: 'whd_h', event: 'order.created' })).toEqual({
+			status: 400,
+			text: 'Bad Request: the webhook event header contradicts the event of the signed body',
+		});
+		expect(await post('{"event":"order.updated","n":2}', { id: 'whd_p1', event: 'order.updated' })).toEqual({ status: 200, text: 'OK: event not selected' });
+		expect(await post('{"event":"order.updated","n":3}', { id: 'whd_p2', event: null })).toEqual({ status: 200, text: 'OK: event not selected' });
+		expect((await post('{"event":"order.created","n":4}', { id: 'whd_p3', event: ' order.created ' })).status).toBe(200);
+		expect((await post('{"n":5}', { id: 'whd_p4', event: 'order.created' })).status).toBe(200);
+		expect(await post('{"event":7}', { id: 'whd_p5', event: null })).toEqual({ status: 200, text: 'OK: event not selected' });
 		expect(s.runs.map((r) => [r[0].json.webhookId, r[0].json.event])).toEqual([
-			['whd_h', 'stock.updated'],
-			['whd_p2', 'stock.updated'],
+			['whd_p3', 'order.created'],
+			['whd_p4', 'order.created'],
 		]);
+	});
+
+	test('a captured delivery re-sent within the tolerance under fresh ids is a duplicate: one run, nothing recorded', async () => {
+		const s = await listen();
+		const ts = String(Math.floor(Date.now() / 1000));
+		const body = '{"event":"order.created","data":{"order_item_id":1}}';
+		expect((await post(body, { id: 'whd_genuine', ts })).status).toBe(200);
+		const saves = s.staticDataSaves;
+		for (const id of ['whd_forged_1', 'whd_forged_2', 'whd_forged_3']) {
+			expect(await post(body, { id, ts })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		}
+		expect(s.runs).toHaveLength(1);
+		expect(s.staticDataSaves).toBe(saves);
+		// The marketplace's own retry, signed afresh (another timestamp) under the same id, is one too.
+		expect(await post(body, { id: 'whd_genuine', ts: String(Number(ts) - 1) })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect(s.runs).toHaveLength(1);
+	});
+
+	test('a delivery that was not selected is recorded too: re-sent under a selected event header it starts nothing', async () => {
+		const s = await listen(creds(), { events: ['order.created'] });
+		const ts = String(Math.floor(Date.now() / 1000));
+		const body = '{"data":{"product_id":1,"stock":0}}'; // a payload that names no event
+		expect(await post(body, { id: 'whd_stock', event: 'stock.updated', ts })).toEqual({ status: 200, text: 'OK: event not selected' });
+		expect(await post(body, { id: 'whd_relabelled', event: 'order.created', ts })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect(s.runs).toHaveLength(0);
 	});
 
 	test("the credential's Header Prefix names the webhook headers too; an empty one means X-SVC-", async () => {
