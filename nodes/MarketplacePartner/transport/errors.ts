@@ -250,3 +250,19 @@ export function describeNetworkError(code: string): string {
 	if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return 'the TLS certificate was not accepted';
 	return 'the connection was closed before an answer came';
 }
+
+/**
+ * The error for a redirect (3xx) answer. A signed request is never sent on to another address, nor
+ * anything read from there as the API's answer: the signature headers and a stock update's body
+ * would go wherever the server points. Names where it pointed (a bounded, printable excerpt).
+ */
+export function redirectError(node: INode, statusCode: number, location: unknown, baseUrl: string, itemIndex?: number): NodeApiError {
+	const raw = Array.isArray(location) ? location[0] : location;
+	const target = typeof raw === 'string' && raw !== '' ? raw.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') : undefined;
+	return new NodeApiError(node, { statusCode, location: target ?? null } as JsonObject, {
+		httpCode: String(statusCode),
+		message: `The Partner API answered with a redirect (HTTP ${statusCode})${target ? ` to ${target}` : ''}, which is not followed`,
+		description: `A signed request is never sent to another address. Correct the credential's Base URL (${baseUrl}) to the address the Partner API answers at${target ? ', e.g. the one it redirected to, if you trust it' : ''}.`,
+		itemIndex,
+	});
+}

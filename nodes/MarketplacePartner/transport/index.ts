@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, parseJson, readErrorBody } from './errors';
+import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, parseJson, readErrorBody, redirectError } from './errors';
 import { successData } from './answers';
 import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
@@ -184,6 +184,12 @@ async function send(
 		}
 
 		const { statusCode: httpStatus, headers: responseHeaders } = response;
+		if (httpStatus >= 300 && httpStatus < 400) {
+			// The signer turns redirects off: the 3xx itself is the answer, definitive and never followed.
+			policy.answered();
+			policy.release(true);
+			throw redirectError(this.getNode(), httpStatus, responseHeaders?.location, credentials.baseUrl, itemIndex);
+		}
 		const responseBody = response.body as unknown;
 		const parsedBody = typeof responseBody === 'string' ? (parseJson(responseBody) ?? responseBody) : responseBody;
 		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders ?? {}, body: parsedBody } : undefined);

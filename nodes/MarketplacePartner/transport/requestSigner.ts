@@ -136,11 +136,19 @@ export async function signRequestOptions(
 	setHeader(headers, timestampHeader, String(timestamp));
 	setHeader(headers, `${creds.headerPrefix}SIGNATURE`, signature);
 
-	const signed: IHttpRequestOptions & { uri?: string; form?: unknown } = {
+	// Redirects are never followed, whoever asked for them: n8n would send the signature headers
+	// (and a body) on to wherever the server points, and read that answer as the API's. Both of
+	// n8n's request paths: disableFollowRedirect for httpRequest, the rest for the legacy request
+	// options the HTTP Request node uses.
+	const signed: IHttpRequestOptions & { uri?: string; form?: unknown; followRedirect?: boolean; followAllRedirects?: boolean } = {
 		...requestOptions,
 		url: sentUrl,
 		headers,
 		method: method as IHttpRequestOptions['method'],
+		disableFollowRedirect: true,
+		maxRedirects: 0,
+		followRedirect: false,
+		followAllRedirects: false,
 	};
 	delete signed.baseURL;
 	delete signed.qs;
