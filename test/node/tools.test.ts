@@ -282,5 +282,33 @@ describe('Marketplace Partner for AI agents', () => {
 			expect(error?.message).toBe('Maximum Stock must be 0 or more, but got -1.');
 			expect(await requests()).toBe(0);
 		});
+
+		test('as a tool the guard is on without any option: the node shows Maximum Stock 1000, a stock above is refused unsent and the model is told the limit', async () => {
+			const description = new MarketplacePartner().description;
+			const asTool = { ...description, name: `${description.name}Tool` };
+			expect(resolved(asTool, { resource: 'stock', operation: 'update' }).toolMaxStock).toBe(1000);
+			expect(resolved(description, { resource: 'stock', operation: 'update' })).not.toHaveProperty('toolMaxStock');
+			const huge = await runNode({ parameters: update(Number.MAX_SAFE_INTEGER, { externalRef: 'x' }), credentials: credentials(), type: TOOL_TYPE });
+			expect(huge.error?.message).toBe(
+				`stock ${Number.MAX_SAFE_INTEGER} is above the Maximum Stock of 1000 this workflow allows, so nothing was sent. Send 1000 or less, or have the workflow's Maximum Stock raised if ${Number.MAX_SAFE_INTEGER} is right.`,
+			);
+			expect((await runNode({ parameters: update(1001, { externalRef: 'x' }), credentials: credentials(), type: TOOL_TYPE })).error?.message).toMatch(/^stock 1001 is above the Maximum Stock of 1000 /);
+			expect(await requests()).toBe(0);
+			expect((await runNode({ parameters: update(1000, { externalRef: 'x' }), credentials: credentials(), type: TOOL_TYPE })).error).toBeUndefined();
+			expect(await requests()).toBe(1);
+		});
+
+		test("as a tool, the user sets the bound: raised it lets more through; the option's smaller bound still wins; an empty one is an error", async () => {
+			const raised = await runNode({ parameters: { ...update(4000, { externalRef: 'x' }), toolMaxStock: 5000 }, credentials: credentials(), type: TOOL_TYPE });
+			expect(raised.error).toBeUndefined();
+			expect(raised.items[0].json).toMatchObject({ new_stock: 4000 });
+			const both = await runNode({ parameters: { ...update(60, { externalRef: 'x' }, { maxStock: 50 }), toolMaxStock: 5000 }, credentials: credentials(), type: TOOL_TYPE });
+			expect(both.error?.message).toMatch(/^stock 60 is above the Maximum Stock of 50 /);
+			const lower = await runNode({ parameters: { ...update(60, { externalRef: 'x' }, { maxStock: 5000 }), toolMaxStock: 50 }, credentials: credentials(), type: TOOL_TYPE });
+			expect(lower.error?.message).toMatch(/^stock 60 is above the Maximum Stock of 50 /);
+			const empty = await runNode({ parameters: { ...update(6, { externalRef: 'x' }), toolMaxStock: '' }, credentials: credentials(), type: TOOL_TYPE });
+			expect(empty.error?.message).toBe('Maximum Stock is empty; it needs a whole number.');
+			expect(await requests()).toBe(1);
+		});
 	});
 });

@@ -190,9 +190,26 @@ const maxStockOption: INodeProperties = {
 		'Refuse a row whose new stock is above this, before sending it: a guard against a typo (1000 for 100) or a mistaken tool call. The API has no read of the current stock, so the guard bounds the new value, not the change. Not set, no limit.',
 };
 
+/**
+ * As a tool the guard is on by default and in sight: a model's slip (or a prompt that talks it into
+ * one) cannot set any stock up to 2^53. The option above still applies where it is smaller.
+ */
+const toolMaxStock: INodeProperties = {
+	displayName: 'Maximum Stock',
+	name: 'toolMaxStock',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	required: true,
+	default: 1000,
+	description:
+		'The model may not set a stock above this: such a call is refused before anything is sent, and the model is told the limit. Set it to the most one of your products can hold. The API cannot read stock, so this bounds the new value, not the change.',
+	displayOptions: { show: { '@tool': [true] } },
+};
+
 const properties: INodeProperties[] = [
 	...updateDisplayOptions({ show: { '@version': [1] } }, v1Properties),
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
+	toolMaxStock,
 	optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption),
 ];
 
@@ -321,7 +338,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 
 	const tool = isTool(this);
-	const guard: Guard = { maxStock: readMaxStock(this), requireExternalRef: tool };
+	const guard: Guard = { maxStock: readMaxStock(this, tool), requireExternalRef: tool };
 	// As a tool, errors name each value by its API field: the model's argument.
 	const apiNames: Row['label'] = (id) => id;
 
@@ -372,10 +389,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return results as INodeExecutionData[];
 }
 
-function readMaxStock(context: IExecuteFunctions): number | undefined {
+/** The smallest bound set: the option's, and as a tool also the tool's own (always set). */
+function readMaxStock(context: IExecuteFunctions, tool: boolean): number | undefined {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	try {
-		return toWholeNumber(options.maxStock, 'Maximum Stock', { optional: true });
+		const option = toWholeNumber(options.maxStock, 'Maximum Stock', { optional: true });
+		if (!tool) return option;
+		const own = toWholeNumber(context.getNodeParameter('toolMaxStock', 0, undefined), 'Maximum Stock') as number;
+		return Math.min(own, option ?? own);
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message);
 	}
