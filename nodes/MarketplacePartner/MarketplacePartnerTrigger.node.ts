@@ -120,96 +120,114 @@ export class MarketplacePartnerTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject();
-		const res = this.getResponseObject();
-		const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
-		const header = (name: string) => {
-			const value = req.headers[`${prefix}${name}`];
-			return Array.isArray(value) ? value.join(',') : value;
-		};
-		const reply = (status: number, body: string): IWebhookResponseData => {
-			res.status(status).send(body).end();
-			return { noWebhookResponse: true };
-		};
-
-		// The exact bytes received: n8n keeps them for JSON and text bodies; other types are read now.
-		if (!req.rawBody) await req.readRawBody();
-		const rawBody = req.rawBody ?? Buffer.alloc(0);
-		const toleranceSeconds = Number(options.toleranceSeconds ?? 300);
-
-		const rejection = checkWebhook({
-			secrets: [String(credentials.webhookSecret ?? ''), String(credentials.previousWebhookSecret ?? '')],
-			idHeader: header('webhook-id'),
-			timestampHeader: header('webhook-timestamp'),
-			signatureHeader: header('webhook-signature'),
-			rawBody,
-			nowMs: Date.now(),
-			toleranceSeconds,
-		});
-		if (rejection) {
-			const { status, body } = REJECTIONS[rejection];
-			return reply(status, body);
-		}
-
-		let payload: IDataObject;
 		try {
-			payload = JSON.parse(rawBody.toString('utf8'));
-		} catch {
-			return reply(400, 'Bad Request: the webhook body is not valid JSON');
+			return await receive.call(this);
+		} catch (error) {
+			// n8n starts a run (with an empty item) when a trigger's webhook() throws: answered here
+			// instead, nothing runs for a delivery that could not be checked.
+			this.logger.error(`Marketplace Partner Trigger: a delivery could not be checked: ${(error as Error).message}`);
+			const res = this.getResponseObject();
+			if (!res.headersSent) res.status(500).send('Internal Server Error: the delivery could not be checked and was not accepted').end();
+			return { noWebhookResponse: true };
 		}
-		// The event header is not signed: the signed payload's event wins, and a header that says
-		// otherwise was changed on the way. Only a payload that names no event leaves it to the header.
-		const signedEvent = typeof payload?.event === 'string' ? payload.event : undefined;
-		const headerEvent = header('webhook-event')?.trim();
-		if (signedEvent !== undefined && headerEvent && headerEvent !== signedEvent) {
-			return reply(400, 'Bad Request: the webhook event header contradicts the event of the signed body');
-		}
-		const event = signedEvent ?? headerEvent ?? '';
-
-		const webhookId = String(header('webhook-id'));
-		const timestampText = String(header('webhook-timestamp')).trim();
-		const record = this.getWorkflowStaticData('node');
-		let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
-		if (!options.allowDuplicates) {
-			const key = `${this.getWorkflow().id}:${this.getNode().id}`;
-			if (!inMemory.has(key)) inMemory.set(key, {});
-			// Every verified delivery is recorded, selected or not: a copy re-sent under another id or
-			// event header is then a duplicate. A repeat known to either record is dropped; a new one
-			// goes into both.
-			const delivery = { id: webhookId, timestamp: timestampText, rawBody };
-			if (seenBefore([record, inMemory.get(key)!], delivery, Date.now(), toleranceSeconds)) return reply(200, 'OK: duplicate delivery');
-			recorded = { deliveries: record.deliveries, signed: record.signed };
-		}
-		const selected = this.getNodeParameter('events', []) as string[];
-		// Not selected: answered at once, so n8n saves the record as it answers.
-		if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
-
-		const timestamp = parseWebhookTimestamp(timestampText) as number;
-		const item: IDataObject = {
-			event,
-			webhookId,
-			timestamp,
-			timestampIso: new Date(timestamp * 1000).toISOString(),
-			payload,
-		};
-		if (options.includeHeaders) {
-			const signatureHeader = `${prefix}webhook-signature`;
-			item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
-		}
-		// n8n answers an accepted delivery itself: n8n 2.x once the run is created and queued, so a
-		// delivery answered 2xx is never lost to a process that stops (n8n 1.x answers before starting
-		// it). n8n reads this body as it answers, and saves the node's static data just before sending
-		// if marked changed; starting the run built a second Workflow over the same static data, which
-		// cleared that mark (WorkflowRunner.establishContextForPersistence in n8n 2.41). So the record
-		// is marked again here: the new delivery id is stored before the sender hears 200.
-		return {
-			workflowData: [this.helpers.returnJsonArray([item])],
-			get webhookResponse() {
-				if (recorded) Object.assign(record, recorded);
-				return { message: 'Workflow was started' };
-			},
-		};
 	}
+}
+
+/** A delivery, verified before anything else; answered at once unless it starts a run. */
+async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const req = this.getRequestObject();
+	const res = this.getResponseObject();
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
+	const header = (name: string) => {
+		const value = req.headers[`${prefix}${name}`];
+		return Array.isArray(value) ? value.join(',') : value;
+	};
+	const reply = (status: number, body: string): IWebhookResponseData => {
+		res.status(status).send(body).end();
+		return { noWebhookResponse: true };
+	};
+
+	// The exact bytes received: n8n keeps them for JSON and text bodies; other types are read now,
+	// but a multipart body n8n has already parsed into fields: its bytes are gone, so it cannot be verified.
+	if (/^multipart\//i.test(req.headers['content-type'] ?? '')) {
+		return reply(415, 'Unsupported Media Type: a multipart body cannot be verified; the marketplace sends JSON');
+	}
+	if (!req.rawBody) await req.readRawBody();
+	const rawBody = req.rawBody ?? Buffer.alloc(0);
+	const toleranceSeconds = Number(options.toleranceSeconds ?? 300);
+
+	const rejection = checkWebhook({
+		secrets: [String(credentials.webhookSecret ?? ''), String(credentials.previousWebhookSecret ?? '')],
+		idHeader: header('webhook-id'),
+		timestampHeader: header('webhook-timestamp'),
+		signatureHeader: header('webhook-signature'),
+		rawBody,
+		nowMs: Date.now(),
+		toleranceSeconds,
+	});
+	if (rejection) {
+		const { status, body } = REJECTIONS[rejection];
+		return reply(status, body);
+	}
+
+	let payload: IDataObject;
+	try {
+		payload = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		return reply(400, 'Bad Request: the webhook body is not valid JSON');
+	}
+	// The event header is not signed: the signed payload's event wins, and a header that says
+	// otherwise was changed on the way. Only a payload that names no event leaves it to the header.
+	const signedEvent = typeof payload?.event === 'string' ? payload.event : undefined;
+	const headerEvent = header('webhook-event')?.trim();
+	if (signedEvent !== undefined && headerEvent && headerEvent !== signedEvent) {
+		return reply(400, 'Bad Request: the webhook event header contradicts the event of the signed body');
+	}
+	const event = signedEvent ?? headerEvent ?? '';
+
+	const webhookId = String(header('webhook-id'));
+	const timestampText = String(header('webhook-timestamp')).trim();
+	const record = this.getWorkflowStaticData('node');
+	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
+	if (!options.allowDuplicates) {
+		const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+		if (!inMemory.has(key)) inMemory.set(key, {});
+		// Every verified delivery is recorded, selected or not: a copy re-sent under another id or
+		// event header is then a duplicate. A repeat known to either record is dropped; a new one
+		// goes into both.
+		const delivery = { id: webhookId, timestamp: timestampText, rawBody };
+		if (seenBefore([record, inMemory.get(key)!], delivery, Date.now(), toleranceSeconds)) return reply(200, 'OK: duplicate delivery');
+		recorded = { deliveries: record.deliveries, signed: record.signed };
+	}
+	const selected = this.getNodeParameter('events', []) as string[];
+	// Not selected: answered at once, so n8n saves the record as it answers.
+	if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
+
+	const timestamp = parseWebhookTimestamp(timestampText) as number;
+	const item: IDataObject = {
+		event,
+		webhookId,
+		timestamp,
+		timestampIso: new Date(timestamp * 1000).toISOString(),
+		payload,
+	};
+	if (options.includeHeaders) {
+		const signatureHeader = `${prefix}webhook-signature`;
+		item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
+	}
+	// n8n answers an accepted delivery itself: n8n 2.x once the run is created and queued, so a
+	// delivery answered 2xx is never lost to a process that stops (n8n 1.x answers before starting
+	// it). n8n reads this body as it answers, and saves the node's static data just before sending
+	// if marked changed; starting the run built a second Workflow over the same static data, which
+	// cleared that mark (WorkflowRunner.establishContextForPersistence in n8n 2.41). So the record
+	// is marked again here: the new delivery id is stored before the sender hears 200.
+	return {
+		workflowData: [this.helpers.returnJsonArray([item])],
+		get webhookResponse() {
+			if (recorded) Object.assign(record, recorded);
+			return { message: 'Workflow was started' };
+		},
+	};
 }

@@ -133,7 +133,10 @@ export async function startTriggerServer(
 			}
 			if (result.workflowData && n8nLine === 1) startRun();
 		} catch (error) {
+			// n8n answers a trigger that threw with 500, and still starts the workflow with an empty
+			// item (webhook-helpers.js executeWebhook, n8n 2.41.1).
 			res.status(500).send(String((error as Error).message));
+			runs.push([{ json: {} }]);
 		}
 	});
 	const server: Server = await new Promise((resolve) => {

@@ -163,6 +163,20 @@ describe('Marketplace Partner Trigger', () => {
 		expect(s.runs).toHaveLength(0);
 	});
 
+	test('a multipart body (whose bytes n8n has parsed away) is refused 415 and starts nothing', async () => {
+		const s = await listen();
+		const res = await post('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', { contentType: 'multipart/form-data; boundary=x' });
+		expect(res).toEqual({ status: 415, text: 'Unsupported Media Type: a multipart body cannot be verified; the marketplace sends JSON' });
+		expect(s.runs).toHaveLength(0);
+	});
+
+	test('a delivery that cannot be checked (no credential) is answered 500 by the node itself: n8n would start a run for a thrown error', async () => {
+		const s = (server = await startTriggerServer(undefined as never));
+		const res = await post('{"event":"order.created"}', { id: 'whd_no_credential' });
+		expect(res).toEqual({ status: 500, text: 'Internal Server Error: the delivery could not be checked and was not accepted' });
+		expect(s.runs).toHaveLength(0);
+	});
+
 	test('a body of another content type is read raw and verified all the same', async () => {
 		const s = await listen();
 		const res = await post('{"event":"order.created","data":{}}', { contentType: 'application/octet-stream' });
