@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The real n8n (N8N_VERSION) with this package installed, against a hostile network: a Base URL
 // that redirects signed requests to another origin, and an HTTP-level fuzz of the published
 // webhook trigger (malformed, duplicate and oversized headers, bodies that are not JSON, wrong
@@ -153,13 +153,14 @@ describe('a hostile network, in the real n8n', () => {
 
 		beforeAll(async () => {
 			n8n = await startN8n(userFolder, { port: n8nPort });
-			const owner = await rest('POST', '/owner/setup', { email: 'hostile@example.com', firstName: 'H', lastName: 'E', password: 'Hostile-Partner-2026' });
-			expect(owner.status).toBe(200);
-			// n8n answers readiness before it has registered the published webhooks (404 until then).
+			// n8n answers readiness before it has registered the published webhooks (404 until then),
+			// and n8n 1.x its REST API too.
 			for (let tries = 0; (await fetch(webhookUrl, { method: 'POST' })).status === 404; tries++) {
 				if (tries > 120) throw new Error(`the trigger's production URL stayed 404: ${webhookUrl}`);
 				await new Promise((r) => setTimeout(r, 500));
 			}
+			const owner = await rest('POST', '/owner/setup', { email: 'hostile@example.com', firstName: 'H', lastName: 'E', password: 'Hostile-Partner-2026' });
+			expect(owner.status).toBe(200);
 		}, 300_000);
 
 		afterAll(() => n8n?.stop());
