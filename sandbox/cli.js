@@ -21,6 +21,7 @@ const FLAGS = {
   'rate-5xx': ['number', 'Share (0..1) of API requests answered with --status-5xx'],
   'status-5xx': ['number', 'Status of injected server errors (default 503)'],
   'rate-drop': ['number', 'Share (0..1) of API requests whose connection is dropped'],
+  'rate-php-fatal': ['number', 'Share (0..1) of API requests answered 500 with a PHP fatal-error page (text/html)'],
   'list-order': ['string', 'Order of GET /orders.php: order_item_id (default), updated_at_asc, updated_at_desc (ties by order_item_id, reversed too)'],
   'rate-limit': ['number', 'Requests per second each client may send (token bucket; 0 or absent: no limit)'],
   'rate-burst': ['number', 'Bucket size of --rate-limit: requests a client may send at once (default 10)'],

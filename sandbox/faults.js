@@ -10,11 +10,14 @@ const NO_FAULTS = {
   rate5xx: 0,
   status5xx: 503,
   rateDrop: 0,
-  // Counters: the next N API requests get that fault, in this order: drop, 429, 5xx. Tests use them
+  // That share answered the way a crashed PHP endpoint answers: 500 and an HTML fatal-error page.
+  ratePhpFatal: 0,
+  // Counters: the next N API requests get that fault, in this order: drop, 429, 5xx, PHP fatal error. Tests use them
   // because they are exact where rates are random.
   next429: 0,
   next5xx: 0,
   nextDrop: 0,
+  nextPhpFatal: 0,
   replay: false,
   // orders.php as a careless server pages (the spec shows neither): full pages of 100 whatever
   // `limit` asks, and `has_more: true` on every page, the empty one past the end included.
@@ -39,15 +42,30 @@ function invalidFaults(body) {
   return null;
 }
 
-/** Decides the injected fault for this request, if any: 'drop' | 429 | 5xx status | null. */
+/** Decides the injected fault for this request, if any: 'drop' | 'phpFatal' | 429 | 5xx status | null. */
 function nextFault(faults, random) {
   if (faults.nextDrop > 0) return faults.nextDrop--, 'drop';
   if (faults.next429 > 0) return faults.next429--, 429;
   if (faults.next5xx > 0) return faults.next5xx--, faults.status5xx;
+  if (faults.nextPhpFatal > 0) return faults.nextPhpFatal--, 'phpFatal';
   if (faults.rateDrop && random.next() < faults.rateDrop) return 'drop';
   if (faults.rate429 && random.next() < faults.rate429) return 429;
   if (faults.rate5xx && random.next() < faults.rate5xx) return faults.status5xx;
+  if (faults.ratePhpFatal && random.next() < faults.ratePhpFatal) return 'phpFatal';
   return null;
+}
+
+/**
+ * What PHP prints for an uncaught exception with display_errors on (PHP 8: the password argument
+ * hidden, others cut at 15 characters), naming the endpoint's script: the body of a 'phpFatal'.
+ */
+function phpFatalPage(endpoint) {
+  const file = `/var/www/html/api/partner/v1${endpoint}`;
+  return (
+    `<br />\n<b>Fatal error</b>:  Uncaught PDOException: SQLSTATE[HY000] [2002] Connection refused in ${file}:14\n` +
+    `Stack trace:\n#0 ${file}(14): PDO-&gt;__construct('mysql:host=db;d...', 'partner', Object(SensitiveParameterValue))\n` +
+    `#1 {main}\n  thrown in <b>${file}</b> on line <b>14</b><br />\n`
+  );
 }
 
 /** The error an injected 429 or 5xx answers with. */
@@ -62,4 +80,4 @@ function faultError(fault, faults) {
   return err;
 }
 
-module.exports = { NO_FAULTS, pickFaults, invalidFaults, nextFault, faultError };
+module.exports = { NO_FAULTS, pickFaults, invalidFaults, nextFault, faultError, phpFatalPage };

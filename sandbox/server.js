@@ -14,7 +14,7 @@ const data = require('./data');
 const { createRandom } = require('./random');
 const { send, readBody } = require('./http');
 const { DEFAULT_STYLE, pickStyle, checkedStyle, errorAnswer, dateWriter } = require('./style');
-const { NO_FAULTS, pickFaults, nextFault, faultError } = require('./faults');
+const { NO_FAULTS, pickFaults, nextFault, faultError, phpFatalPage } = require('./faults');
 const { createRateLimiter } = require('./rateLimit');
 const { createControl } = require('./control');
 const { WebhookSender } = require('./webhooks');
@@ -179,6 +179,13 @@ function createSandbox(options = {}) {
       if (fault === 'drop') {
         entry.code = 'dropped';
         req.socket.destroy();
+        return;
+      }
+      if (fault === 'phpFatal') {
+        entry.status = 500;
+        entry.code = 'php_fatal';
+        // Known endpoints only in the page: the request's own path is not echoed.
+        ctx.reply(res, 500, phpFatalPage(route ? pathname : '/index.php'), { 'content-type': 'text/html; charset=UTF-8' });
         return;
       }
       if (fault !== null) throw faultError(fault, ctx.faults);

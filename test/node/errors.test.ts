@@ -90,6 +90,18 @@ describe('error messages', () => {
 	});
 });
 
+describe('a 500 with a body of no known shape: a server error, quoted', () => {
+	test.each([
+		['<br />\n<b>Fatal error</b>:  Uncaught Error', '<br /> <b>Fatal error</b>: Uncaught Error'],
+		['', '(empty)'],
+	])('%j', (body, shown) => {
+		const error = apiErrorFromResponse(node, 500, body);
+		expect(error.message).toBe('The Partner API failed with a server error (HTTP 500)');
+		expect(error.description).toBe(`The error is on the marketplace's side: if it persists, tell its operator what the answer started with: ${shown}`);
+		expect(error.httpCode).toBe('500');
+	});
+});
+
 describe('answers to a request by SKU', () => {
 	const bySku = (status: number, body: unknown) => explainBySku(apiErrorFromResponse(node, status, body));
 

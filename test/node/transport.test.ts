@@ -23,7 +23,6 @@ describe('the transport against answers the sandbox never gives', () => {
 	}
 
 	test.each([
-		[500, 'internal_error'],
 		[501, 'not_implemented'],
 		[400, 'invalid_parameter'],
 		[404, 'endpoint_not_found'],
@@ -34,13 +33,35 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(error?.description).toContain(`API code: ${code}.`);
 	});
 
-	test.each([502, 503, 504])('HTTP %i is retried, and the answer after it is the result', async (status) => {
+	test.each([500, 502, 503, 504])('HTTP %i is retried, and the answer after it is the result', async (status) => {
 		const { items, error, requests } = await pingWith([refusal(status, 'service_unavailable'), ok({ pong: true })]);
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json)).toEqual([{ pong: true }]);
 		expect(requests).toHaveLength(2);
 		// Each attempt is signed afresh: a retry never re-sends a signature.
 		expect(requests[1].headers['x-svc-signature']).not.toBe(requests[0].headers['x-svc-signature']);
+	});
+
+	test('a 500 is retried three times: the fourth is the error, with the API code and how often it was tried', async () => {
+		const { error, requests } = await pingWith([...Array(4).fill(refusal(500, 'internal_error')), ok({ pong: true })]);
+		expect(requests).toHaveLength(4);
+		expect(error?.httpCode).toBe('500');
+		expect(error?.message).toBe('The Partner API refused the request (HTTP 500, internal_error)');
+		expect(error?.description).toMatch(/^Tried 4 times, answered HTTP 500 4 times \(a 500 is retried at most 3 times\)\. API code: internal_error\./);
+	});
+
+	test('the 500s of a request are counted apart from its other retries: 500, 503, 500, 500, then the result', async () => {
+		const [unavailable, failed] = [refusal(503, 'service_unavailable'), refusal(500, 'internal_error')];
+		const { items, error, requests } = await pingWith([failed, unavailable, failed, failed, ok({ pong: true })]);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json)).toEqual([{ pong: true }]);
+		expect(requests).toHaveLength(5);
+	});
+
+	test('a 500 then a refusal: the refusal is the error, without a count of 500s', async () => {
+		const { error, requests } = await pingWith([refusal(500, 'internal_error'), refusal(404, 'endpoint_not_found')]);
+		expect(requests).toHaveLength(2);
+		expect(error?.description).toMatch(/^API code: endpoint_not_found\./);
 	});
 
 	test('a 429 waits exactly as long as its Retry-After says, not the backoff', async () => {

@@ -56,6 +56,16 @@ describe('sandbox CLI', () => {
 		expect(await exited).toBe(0);
 	});
 
+	test('--rate-php-fatal answers that share of requests with a PHP fatal-error page', async () => {
+		const { child, firstLine, exited } = startCli(['--port', '0', '--orders', '5', '--rate-php-fatal', '1', '--quiet']);
+		const info = JSON.parse(await firstLine);
+		const res = await fetch(`${info.baseUrl}/ping.php`);
+		expect(res.status).toBe(500);
+		expect(await res.text()).toMatch(/^<br \/>\n<b>Fatal error<\/b>: {2}Uncaught /);
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+	});
+
 	test('the style flags set the initial answer style', async () => {
 		const { child, firstLine, exited } = startCli([
 			'--port', '0', '--orders', '5', '--quiet',

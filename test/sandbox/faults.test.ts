@@ -49,6 +49,35 @@ describe('sandbox fault injection', () => {
 		expect((await a.get('/ping.php')).status).toBe(200);
 	});
 
+	test('nextPhpFatal answers that many requests 500 with a PHP fatal-error page, changing nothing, then serves again', async () => {
+		const product = (await sb.control('GET', '/products?sellerId=1001')).find((p: { variant_combination_ids: number[] }) => !p.variant_combination_ids.length);
+		await sb.control('POST', '/stats/reset');
+		await sb.control('POST', '/faults', { nextPhpFatal: 2 });
+		// Before authentication: even an unsigned request gets the page.
+		const page = await fetch(`${sb.baseUrl}/orders.php`);
+		expect(page.status).toBe(500);
+		expect(page.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+		expect(await page.text()).toMatch(
+			/^<br \/>\n<b>Fatal error<\/b>: {2}Uncaught PDOException: .* in \/var\/www\/html\/api\/partner\/v1\/orders\.php:14\nStack trace:\n[^]* on line <b>14<\/b><br \/>\n$/,
+		);
+		const update = await a.post('/stock_update.php', { product_id: product.product_id, stock: product.stock + 5 }).catch((error: Error) => error);
+		expect(update).toBeInstanceOf(SyntaxError); // HTML, not JSON
+		expect((await sb.control('GET', `/products/${product.product_id}`)).stock).toBe(product.stock);
+		expect((await a.get('/ping.php')).status).toBe(200);
+		const stats = await sb.control('GET', '/stats');
+		expect(stats.byCode).toEqual({ php_fatal: 2 });
+		expect(stats.byEndpoint).toMatchObject({ 'GET /orders.php 500': 1, 'POST /stock_update.php 500': 1, 'GET /ping.php 200': 1 });
+	});
+
+	test('a PHP fatal error on an unknown path names no path of the request', async () => {
+		await sb.control('POST', '/faults', { nextPhpFatal: 1 });
+		const page = await fetch(`${sb.baseUrl}/<script>.php`);
+		expect(page.status).toBe(500);
+		const text = await page.text();
+		expect(text).toContain('/var/www/html/api/partner/v1/index.php:14');
+		expect(text).not.toContain('script');
+	});
+
 	test('nextDrop closes the connection without an answer', async () => {
 		await sb.control('POST', '/faults', { nextDrop: 1 });
 		await expect(a.get('/ping.php')).rejects.toBeInstanceOf(errors.SocketError);
@@ -71,9 +100,25 @@ describe('sandbox fault injection', () => {
 		expect(failed).toBeLessThan(140);
 	});
 
+	test('ratePhpFatal answers about that share with the PHP page, the others as usual', async () => {
+		await sb.control('POST', '/faults', { ratePhpFatal: 0.5 });
+		const statuses = [];
+		for (let i = 0; i < 200; i++) {
+			const res = await fetch(`${sb.baseUrl}/ping.php`);
+			statuses.push(`${res.status} ${res.headers.get('content-type')}`);
+			await res.arrayBuffer();
+		}
+		const fatal = statuses.filter((s) => s === '500 text/html; charset=UTF-8').length;
+		expect(fatal).toBeGreaterThan(60);
+		expect(fatal).toBeLessThan(140);
+		// The rest reach authentication, which refuses the unsigned request.
+		expect(statuses.filter((s) => s === '401 application/json; charset=utf-8')).toHaveLength(200 - fatal);
+	});
+
 	test('the control API refuses unknown faults and wrong types', async () => {
 		await expect(sb.control('POST', '/faults', { nope: 1 })).rejects.toThrow(/Unknown fault/);
 		await expect(sb.control('POST', '/faults', { rate429: 'high' })).rejects.toThrow(/must be a number/);
+		await expect(sb.control('POST', '/faults', { nextPhpFatal: '1' })).rejects.toThrow(/Fault "nextPhpFatal" must be a number/);
 	});
 });
 

@@ -21,7 +21,7 @@ export const giveUpAfterOption: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_GIVE_UP_AFTER_SEC,
 	description:
-		'While requests of this run keep succeeding, a request that fails for a passing reason (rate limit, 502/503/504, time-out, dropped connection) is retried, however often. The run gives up only when no request has succeeded for this long.',
+		'While requests of this run keep succeeding, a request that fails for a passing reason (rate limit, 502/503/504, time-out, dropped connection) is retried, however often; a 500 (the server failing) at most 3 times. The run gives up only when no request has succeeded for this long.',
 };
 // Stryker restore all
 

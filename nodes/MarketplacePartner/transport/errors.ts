@@ -151,6 +151,10 @@ export function apiErrorFromResponse(node: INode, statusCode: number, body: unkn
 	} else if (parsed.code || parsed.message) {
 		message = `The Partner API refused the request (HTTP ${statusCode}${parsed.code ? `, ${parsed.code}` : ''})`;
 		description = [apiCode, detail && `The API said: ${detail}.`].filter(Boolean).join(' ');
+	} else if (statusCode === 500) {
+		// The server's own failure (a PHP fatal error page, say), not a wrong address: its first bytes say which.
+		message = 'The Partner API failed with a server error (HTTP 500)';
+		description = `The error is on the marketplace's side: if it persists, tell its operator what the answer started with: ${snippet(body) || '(empty)'}`;
 	} else {
 		message = `The Partner API answered HTTP ${statusCode} with a body it does not normally send`;
 		description = `Check the credential's Base URL. Response started with: ${snippet(body) || '(empty)'}`;

@@ -21,9 +21,19 @@ export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php'
  * Every endpoint is safe to retry: GETs read, and a stock update sets an absolute value, so
  * applying it twice leaves the same stock as applying it once. Retried: 429 and 503 (after their
  * Retry-After), 502/504, time-outs and connections dropped before an answer, for as long as the
- * run's policy (runPolicy.ts) allows. Each attempt is signed afresh.
+ * run's policy (runPolicy.ts) allows; 500 a few times (SERVER_ERROR_RETRIES). Each attempt is
+ * signed afresh.
  */
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/**
+ * Retries of a request answered 500, within Give Up After. A 500 is the server failing on this
+ * request (a PHP fatal error page): often passing (a database connection lost once), but it may
+ * be this request's own bug, which no wait cures; 502/503/504 say "not now" whatever the request.
+ * Three retries (backoff 0.25 s doubling: about 1-2 s in all) outlast a passing failure without
+ * sending a row that breaks the server again and again until Give Up After. Not a rate limit: the
+ * run neither pauses nor slows down for it.
+ */
+const SERVER_ERROR_RETRIES = 3;
 const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed|timeout/i;
 const REQUEST_TIMEOUT_MS = 30_000;
 /**
@@ -131,6 +141,7 @@ async function send(
 	// Serialised once, here: these exact bytes are signed and sent on every attempt.
 	const rawBody = body === undefined ? undefined : JSON.stringify(body);
 	let attempts = 0;
+	let serverErrors = 0;
 	let clockCorrected = false;
 	// The last transient failure, thrown if the run stops before a retry succeeds.
 	let lastError: NodeApiError | undefined;
@@ -211,7 +222,7 @@ async function send(
 			}
 		}
 
-		if (RETRYABLE_STATUS.has(statusCode)) {
+		if (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES)) {
 			policy.failed();
 			policy.release();
 			lastError = apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
@@ -241,11 +252,15 @@ async function send(
 			}
 		}
 
-		policy.answered(); // a definitive refusal: the API is working, the request is wrong
+		// A definitive refusal (the API is working, the request is wrong), or a 500 that persisted:
+		// this request is done either way, and rows held back by its retries may go.
+		policy.answered();
 		policy.release(true);
 		const answer = definitive();
 		if (answer) return answer;
-		throw apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+		const error = apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+		if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
+		throw error;
 	}
 }
 
