@@ -14,6 +14,8 @@ export interface Answer {
 	hang?: boolean;
 	/** Close the connection without an answer. */
 	drop?: boolean;
+	/** Send the status and headers at once, then the body one byte every this many ms (an answer that stalls). */
+	trickleMs?: number;
 }
 
 export interface ScriptedRequest {
@@ -47,7 +49,17 @@ export async function startScriptedApi(answers: Answer[]): Promise<ScriptedApi> 
 			if (answer.drop) return void req.socket.destroy();
 			res.sendDate = false; // a Date header only where the script gives one
 			const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? '');
-			res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);
+			res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+			if (!answer.trickleMs) return void res.end(text);
+			res.flushHeaders();
+			let sent = 0;
+			const timer = setInterval(() => {
+				if (res.destroyed || sent >= text.length) {
+					clearInterval(timer);
+					return void res.end();
+				}
+				res.write(text[sent++]);
+			}, answer.trickleMs);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -211,6 +211,14 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(elapsed).toBeLessThan(5000);
 	});
 
+	test('an answer that trickles in a byte at a time is cut at the request time-out, not read for as long as it lasts', async () => {
+		const body = JSON.stringify({ ok: true, data: { pong: true, padding: 'x'.repeat(40) } });
+		const { error, requests, elapsed } = await pingWith([{ status: 200, body, trickleMs: 250 }], { giveUpAfter: 1 });
+		expect(error?.message).toBe('Could not reach the Partner API: the request timed out');
+		expect(requests).toHaveLength(1);
+		expect(elapsed).toBeLessThan(body.length * 250 * 0.5);
+	});
+
 	test('a refusal with a message but no code names the HTTP status and quotes the message', async () => {
 		const { error } = await pingWith([{ status: 409, body: { ok: false, error: { message: 'Try later.' } } }]);
 		expect(error?.message).toBe('The Partner API refused the request (HTTP 409)');

@@ -107,6 +107,16 @@ function networkCode(error: unknown): string | undefined {
 	return text.match(RETRYABLE_NETWORK)?.[0];
 }
 
+/**
+ * Whether the request was cancelled by the signer's deadline (requestSigner.ts): an answer still
+ * arriving at the time-out. axios words that "canceled", as it words a run cancelled by the user,
+ * which is told apart by the time it came.
+ */
+function cutAtDeadline(error: unknown, elapsedMs: number, timeoutMs: number): boolean {
+	const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+	return elapsedMs >= timeoutMs && [e?.code, e?.cause?.code, e?.message].some((part) => typeof part === 'string' && /^(ERR_CANCELED|canceled)$/.test(part));
+}
+
 /** The `data` of the API's success answer; any other answer is thrown as an error that explains it. */
 export async function apiRequest(this: ApiContext, method: IHttpRequestMethods, endpoint: Endpoint, options: RequestOptions = {}): Promise<IDataObject> {
 	return (await send.call(this, method, endpoint, options, false)) as IDataObject;
@@ -154,6 +164,7 @@ async function send(
 		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
 
 		const sentAt = Date.now();
+		const timeoutMs = policy.timeoutMs(REQUEST_TIMEOUT_MS);
 		attempts++;
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: unknown;
@@ -168,7 +179,7 @@ async function send(
 					headers,
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
-					timeout: policy.timeoutMs(REQUEST_TIMEOUT_MS),
+					timeout: timeoutMs,
 				},
 				// Already read for this run: spares n8n a second read per request.
 				{ credentialsDecrypted: decrypted },
@@ -178,7 +189,7 @@ async function send(
 		}
 
 		if (!response) {
-			const code = networkCode(failure);
+			const code = networkCode(failure) ?? (cutAtDeadline(failure, Date.now() - sentAt, timeoutMs) ? 'ETIMEDOUT' : undefined);
 			if (code) policy.failed(); // before the slot is freed: the next request must see it
 			policy.release(!code);
 			if (!code) throw notHttpError(this.getNode(), failure, credentials.baseUrl, itemIndex) ?? toNodeError.call(this, failure, itemIndex);

@@ -150,6 +150,13 @@ export async function signRequestOptions(
 		followRedirect: false,
 		followAllRedirects: false,
 	};
+	// axios's `timeout` counts idle time only: an answer that trickles in a byte at a time would hold
+	// the run for as long as it lasts. A signal bounds the whole request, beside n8n's own (set just
+	// before signing: a cancelled execution).
+	if (requestOptions.timeout) {
+		const deadline = AbortSignal.timeout(requestOptions.timeout);
+		signed.abortSignal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal, deadline]) : deadline;
+	}
 	delete signed.baseURL;
 	delete signed.qs;
 	delete signed.uri;
