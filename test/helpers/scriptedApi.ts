@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // A loopback HTTP server that plays back scripted answers, for answers the sandbox never gives
 // (a 500 or 501, a Retry-After on a 503, a success without the envelope, a request left unanswered
 // or dropped, no Date header).
