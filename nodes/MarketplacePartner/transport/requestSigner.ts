@@ -21,15 +21,19 @@ function forgetOldSignatures(nowMs: number) {
 	}
 }
 
-/** Signs with the latest timestamp at or before `baseTimestamp` whose signature was not used yet. */
+/**
+ * Signs with the latest timestamp at or before this second (plus `offsetSeconds`) whose signature
+ * was not used yet. The clock is read once per try: `nowMs` for the first, so a timestamp the
+ * caller gave is used exactly as given.
+ */
 async function uniqueSignature(
 	sign: (timestamp: number) => string,
-	baseTimestamp: () => number,
+	offsetSeconds: number,
+	nowMs: number,
 ): Promise<{ timestamp: number; signature: string }> {
 	for (;;) {
-		const nowMs = Date.now();
 		forgetOldSignatures(nowMs);
-		const newest = baseTimestamp();
+		const newest = Math.floor(nowMs / 1000) + offsetSeconds;
 		for (let timestamp = newest; timestamp > newest - MAX_BACKDATE_SECONDS; timestamp--) {
 			const signature = sign(timestamp);
 			if (!usedSignatures.has(signature)) {
@@ -38,6 +42,7 @@ async function uniqueSignature(
 			}
 		}
 		await sleep(1000); // every recent second is taken for this exact request: wait for a new one
+		nowMs = Date.now();
 	}
 }
 
@@ -126,12 +131,9 @@ export async function signRequestOptions(
 	const timestampHeader = `${creds.headerPrefix}TIMESTAMP`;
 	// It is kept as an offset from this clock, so a wait for a free second still moves forward.
 	const given = findHeader(headers, timestampHeader);
-	const offset = given !== undefined && /^\d+$/.test(given) ? Number(given) - Math.floor(Date.now() / 1000) : 0;
-	const baseTimestamp = () => Math.floor(Date.now() / 1000) + offset;
-	const { timestamp, signature } = await uniqueSignature(
-		(ts) => signRequest(creds.clientSecret, method, path, ts, rawBody),
-		baseTimestamp,
-	);
+	const nowMs = Date.now();
+	const offset = given !== undefined && /^\d+$/.test(given) ? Number(given) - Math.floor(nowMs / 1000) : 0;
+	const { timestamp, signature } = await uniqueSignature((ts) => signRequest(creds.clientSecret, method, path, ts, rawBody), offset, nowMs);
 	setHeader(headers, `${creds.headerPrefix}CLIENT-ID`, creds.clientId);
 	setHeader(headers, timestampHeader, String(timestamp));
 	setHeader(headers, `${creds.headerPrefix}SIGNATURE`, signature);
@@ -152,10 +154,10 @@ export async function signRequestOptions(
 	};
 	// axios's `timeout` counts idle time only: an answer that trickles in a byte at a time would hold
 	// the run for as long as it lasts. A signal bounds the whole request, beside n8n's own (set just
-	// before signing: a cancelled execution).
+	// before signing, an AbortController's: a cancelled execution).
 	if (requestOptions.timeout) {
 		const deadline = AbortSignal.timeout(requestOptions.timeout);
-		signed.abortSignal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal, deadline]) : deadline;
+		signed.abortSignal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline;
 	}
 	delete signed.baseURL;
 	delete signed.qs;
