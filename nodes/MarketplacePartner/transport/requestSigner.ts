@@ -46,6 +46,18 @@ async function uniqueSignature(
 	}
 }
 
+// Node holds timeout and composite abort signals weakly: one that only axios listens to can be
+// collected before it fires (seen under load: the answer was then read to its end). Each is held
+// here until its deadline passes.
+const liveDeadlines = new Set<AbortSignal>();
+
+function holdUntilDeadline(deadline: AbortSignal, ...signals: AbortSignal[]) {
+	for (const signal of [deadline, ...signals]) liveDeadlines.add(signal);
+	deadline.addEventListener('abort', () => {
+		for (const signal of [deadline, ...signals]) liveDeadlines.delete(signal);
+	});
+}
+
 function findHeader(headers: IDataObject, name: string): string | undefined {
 	const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
 	return key === undefined ? undefined : String(headers[key]);
@@ -157,7 +169,9 @@ export async function signRequestOptions(
 	// before signing, an AbortController's: a cancelled execution).
 	if (requestOptions.timeout) {
 		const deadline = AbortSignal.timeout(requestOptions.timeout);
-		signed.abortSignal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline;
+		const signal = requestOptions.abortSignal ? AbortSignal.any([requestOptions.abortSignal as AbortSignal, deadline]) : deadline;
+		holdUntilDeadline(deadline, signal);
+		signed.abortSignal = signal;
 	}
 	delete signed.baseURL;
 	delete signed.qs;
