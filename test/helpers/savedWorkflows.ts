@@ -24,8 +24,8 @@ export interface SavedWorkflow {
 	kind: Kind;
 	/** Publishes (activates) a webhook workflow through the REST API, as the editor's Publish does. */
 	publishIfTriggered(rest: Rest): Promise<void>;
-	/** Starts one run and waits for it: success, and every node of this package ran without an error. */
-	runAndCheck(client: Client): Promise<void>;
+	/** Starts one run and waits for it: success, and every node of this package ran without an error. Resolves with its execution id. */
+	runAndCheck(client: Client): Promise<string>;
 }
 
 /** A workflow of each node among the examples: the action node (v1 and v2), both triggers. */
@@ -92,6 +92,8 @@ export async function savedWorkflows(options: {
 
 		/** A signed order.created from the sandbox to the published workflow's production URL. */
 		const deliver = async (rest: Rest): Promise<string> => {
+			// Earlier deliveries (of orders made for a test run) land first: they would start runs too.
+			await sandbox.control('POST', '/deliveries/wait');
 			const seen = new Set(await executionIds(rest, id));
 			await sandbox.control('POST', `/apps/${clientId}/webhook`, { url: webhookUrl() });
 			const created = await sandbox.control('POST', '/orders', { clientId });
@@ -124,6 +126,7 @@ export async function savedWorkflows(options: {
 				const ran = nodes.filter(ours).map((n) => ({ workflow: id, node: n.name, ran: Boolean(data.runData[n.name]?.[0]), error: data.runData[n.name]?.[0]?.error?.message }));
 				expect({ workflow: id, status: execution.status, error: data.error?.message }).toEqual({ workflow: id, status: 'success', error: undefined });
 				expect(ran).toEqual(nodes.filter(ours).map((n) => ({ workflow: id, node: n.name, ran: true, error: undefined })));
+				return executionId;
 			},
 		};
 	});
