@@ -3,7 +3,7 @@
 // i.e. its REST endpoint) fetches the package from "registry.npmjs.org", here the test's registry
 // behind its proxy (test/helpers/npmRegistry.ts). Saved workflows of every node run before and
 // after Update, in the same n8n process. docs/testing.md says what this stands in for.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { n8nRest } from '../helpers/n8nRest';
@@ -51,12 +51,9 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		workflows = await savedWorkflows({
 			sandbox: sb,
 			webhookOrigin: () => n8n.url,
-			importWorkflow: (file: string) => n8nCommand(userFolder, ['import:workflow', `--input=${file}`]),
+			importWorkflows: (folder: string) => n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${folder}`]),
 		});
-		if (N8N_MAJOR < 2) {
-			mkdirSync(path.join(userFolder, '.n8n', 'nodes'), { recursive: true });
-			writeFileSync(path.join(userFolder, '.n8n', 'nodes', '.npmrc'), registry.npmrc);
-		}
+		registry.prepareUserFolder(userFolder);
 		n8n = await startN8n(userFolder, { port: n8nPort, extraEnv: registry.env });
 		// n8n 1.x answers its readiness check seconds before its REST routes exist (404 until then).
 		let owner = await rest('POST', '/owner/setup', OWNER);
@@ -102,6 +99,8 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 	});
 
 	test('a saved workflow of each node runs in the running n8n: action node v1 and v2, the webhook trigger, the Orders Trigger', async () => {
+		const covered = [...new Set(workflows.flatMap((w) => w.nodeVersions))].sort();
+		expect(covered).toEqual([`${NODE_TYPES[0]}@1`, `${NODE_TYPES[0]}@2`, `${NODE_TYPES[2]}@1`, `${NODE_TYPES[1]}@1`]);
 		for (const workflow of workflows) await workflow.publishIfTriggered(rest);
 		for (const workflow of workflows) await workflow.runAndCheck(client);
 	}, 600_000);

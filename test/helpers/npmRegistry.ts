@@ -14,7 +14,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { cleanEnv } = require('../../scripts/lib');
+const { cleanEnv, N8N_MAJOR } = require('../../scripts/lib');
 
 /** The only host the proxy serves: the registry n8n uses by default. */
 export const REGISTRY_HOST = 'registry.npmjs.org';
@@ -33,11 +33,11 @@ export interface TestRegistry {
 	/** Environment for n8n (and so its npm child): proxy, trusted CA, an npm cache and config of its own. */
 	env: Record<string, string>;
 	/**
-	 * The same settings as an npm project config (.npmrc), for n8n 1.x: it runs `npm outdated` (the
-	 * Update button) with a bare environment (PATH, NODE_PATH, APPDATA, NODE_ENV only), so only a
-	 * config file in the folder npm runs in (<N8N_USER_FOLDER>/.n8n/nodes) reaches it.
+	 * Readies an n8n user folder. n8n 1.x runs `npm outdated` (the Update button) with a bare
+	 * environment (PATH, NODE_PATH, APPDATA, NODE_ENV only): there the same settings go into an npm
+	 * project config (.npmrc) in the folder that npm runs in, <N8N_USER_FOLDER>/.n8n/nodes.
 	 */
-	npmrc: string;
+	prepareUserFolder(userFolder: string): void;
 	/** Every request the registry answered, in order. */
 	requests: RegistryRequest[];
 	/** Every proxy request for another host, refused (`CONNECT api.n8n.io:443`, ...). */
@@ -181,7 +181,12 @@ export async function startTestRegistry(dir: string): Promise<TestRegistry> {
 
 	return {
 		env,
-		npmrc,
+		prepareUserFolder(userFolder: string) {
+			if (N8N_MAJOR >= 2) return;
+			const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+			mkdirSync(nodesDir, { recursive: true });
+			writeFileSync(path.join(nodesDir, '.npmrc'), npmrc);
+		},
 		requests,
 		refused,
 		// Asynchronous: the registry answering npm runs in this same process.

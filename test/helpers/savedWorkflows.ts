@@ -16,12 +16,14 @@ const { exampleFor } = require('../../scripts/workspace');
 
 type Client = ReturnType<typeof n8nRest>;
 type Rest = Client['rest'];
-type Node = { name: string; type: string; webhookId?: string };
+type Node = { name: string; type: string; typeVersion: number; webhookId?: string };
 type Kind = 'manual' | 'webhook' | 'poll';
 
 export interface SavedWorkflow {
 	id: string;
 	kind: Kind;
+	/** This package's nodes in it, as `<type>@<typeVersion>`. */
+	nodeVersions: string[];
 	/** Publishes (activates) a webhook workflow through the REST API, as the editor's Publish does. */
 	publishIfTriggered(rest: Rest): Promise<void>;
 	/** Starts one run and waits for it: success, and every node of this package ran without an error. Resolves with its execution id. */
@@ -56,20 +58,21 @@ function kindOf(nodes: Node[]): { kind: Kind; start: Node } {
 
 /**
  * The saved workflows for `userFolder`: the examples (imported by prepareWorkspace already) and the
- * contract fixtures, imported here with `importWorkflow(file)`. `webhookOrigin()` is where
+ * contract fixtures, imported here with `importWorkflows(folder)` (one n8n CLI run for them all: each
+ * run starts n8n, seconds). `webhookOrigin()` is where
  * production webhooks are served (main, or a webhook process in queue mode).
  */
 export async function savedWorkflows(options: {
 	sandbox: RunningSandbox;
 	webhookOrigin: () => string;
-	importWorkflow: (file: string) => Promise<unknown>;
+	importWorkflows: (folder: string) => Promise<unknown>;
 }): Promise<SavedWorkflow[]> {
 	const { sandbox, webhookOrigin } = options;
 	const clientId = sandbox.apps['seller-a-full'].clientId;
 	const definitions: Array<{ id: string; nodes: Node[] }> = EXAMPLES.map((file) => exampleFor(file, sandbox.baseUrl));
 	if (existsSync(FIXTURES_DIR)) {
+		await options.importWorkflows(FIXTURES_DIR);
 		for (const file of readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort()) {
-			await options.importWorkflow(path.join(FIXTURES_DIR, file));
 			definitions.push(JSON.parse(readFileSync(path.join(FIXTURES_DIR, file), 'utf8')));
 		}
 	}
@@ -106,6 +109,7 @@ export async function savedWorkflows(options: {
 		return {
 			id,
 			kind,
+			nodeVersions: nodes.filter(ours).map((n) => `${n.type}@${n.typeVersion}`),
 			async publishIfTriggered(rest) {
 				if (kind !== 'webhook') return;
 				const { versionId } = (await rest('GET', `/workflows/${id}`)).json.data;

@@ -67,8 +67,9 @@ describe('queue mode: installed and updated through main, loaded by the worker a
 		workflows = await savedWorkflows({
 			sandbox: sb,
 			webhookOrigin: () => `http://127.0.0.1:${webhookPort}`,
-			importWorkflow: (file: string) => n8nCommand(q.userFolder('main'), ['import:workflow', `--input=${file}`], q.env),
+			importWorkflows: (folder: string) => n8nCommand(q.userFolder('main'), ['import:workflow', '--separate', `--input=${folder}`], q.env),
 		});
+		for (const name of PROCESSES) registry.prepareUserFolder(q.userFolder(name));
 		await q.start('main', { extraEnv: registry.env });
 		await Promise.all([q.start('worker', { extraEnv: registry.env }), q.start('webhook', { port: webhookPort, extraEnv: registry.env })]);
 		expect((await rest('POST', '/owner/setup', { email: 'queue-installer@example.com', firstName: 'Q', lastName: 'I', password: 'Queue-Installer-2026' })).status).toBe(200);
