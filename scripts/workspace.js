@@ -94,7 +94,8 @@ async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToke
  * Prepares `userFolder` for `n8n start` / `n8n execute` against the sandbox described by `sandbox`
  * (the sandbox CLI's first line). Returns what tests and the demo need to know. `extraEnv` reaches
  * every n8n command (queue mode: the shared database); `tarball` is the package, packed once;
- * `publish` names the example workflows to publish (by default the webhook and the polling one).
+ * `publish` names the example workflows to publish (by default the webhook and the polling one);
+ * `install: false` leaves the package out, for a test that installs it through n8n itself.
  */
 async function prepareWorkspace({
   userFolder,
@@ -104,9 +105,10 @@ async function prepareWorkspace({
   extraEnv = {},
   tarball,
   publish = [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID],
+  install = true,
 }) {
   const app = sandbox.apps.find((a) => a.name === appName);
-  installPackageInto(userFolder, tarball);
+  if (install) installPackageInto(userFolder, tarball);
 
   const mcpToken = crypto.randomBytes(24).toString('base64url');
   const importDir = await importCredential(userFolder, sandbox, app, extraEnv, mcpToken);

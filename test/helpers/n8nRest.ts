@@ -32,9 +32,12 @@ export function n8nRest(baseUrl: () => string) {
 		const stored = (await rest('GET', `/executions/${id}`)).json?.data?.data;
 		return stored ? flatted.parse(stored) : undefined;
 	};
+	/** A signed-in GET outside /rest (the editor's /types/nodes.json), as JSON. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any
+	const page = async (route: string): Promise<any> => (await fetch(`${baseUrl()}${route}`, { headers: { cookie }, signal: AbortSignal.timeout(120_000) })).json();
 	/** The run data of one execution, by node name. */
 	const runData = async (id: string): Promise<RunData> => (await executionData(id))!.resultData.runData;
-	return { rest, executionData, runData };
+	return { rest, executionData, runData, page };
 }
 
 /** The items a node put out on one of its outputs, in an execution's run data. */

@@ -1,0 +1,147 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+// Installed and updated the way a user does it: n8n's own installer (Settings › Community Nodes,
+// i.e. its REST endpoint) fetches the package from "registry.npmjs.org", here the test's registry
+// behind its proxy (test/helpers/npmRegistry.ts). Saved workflows of every node run before and
+// after Update, in the same n8n process. docs/testing.md says what this stands in for.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { n8nRest } from '../helpers/n8nRest';
+import { buildAlias, newerBuild, startTestRegistry, type TestRegistry } from '../helpers/npmRegistry';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { savedWorkflows, type SavedWorkflow } from '../helpers/savedWorkflows';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { freePort, n8nCommand, packPackage, startN8n, PACKAGE_NAME, N8N_MAJOR } = require('../../scripts/lib');
+const { prepareWorkspace } = require('../../scripts/workspace');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const NODE_TYPES = ['marketplacePartner', 'marketplacePartnerTrigger', 'marketplacePartnerOrdersTrigger'].map((n) => `${PACKAGE_NAME}.${n}`);
+/** n8n asks its own service whether a package is banned before installing (and installs when unreachable). */
+const BANNED_PACKAGE_CHECK_HOST = 'api.n8n.io';
+const OWNER = { email: 'installer@example.com', firstName: 'I', lastName: 'I', password: 'Installer-Partner-2026' };
+
+describe("n8n's own installer: Settings › Community Nodes installs the package from the registry, Update replaces it, saved workflows keep running", () => {
+	let sb: RunningSandbox;
+	let dir: string;
+	let registry: TestRegistry;
+	let userFolder: string;
+	let n8nPort: number;
+	let n8n: { url: string; child: { pid: number; exitCode: number | null }; stop(): Promise<void>; output(): string };
+	let firstVersion: string;
+	let tarball: string;
+	let workflows: SavedWorkflow[];
+	const client = n8nRest(() => n8n.url);
+	const { rest, page } = client;
+	const installedDir = () => path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+
+	beforeAll(async () => {
+		sb = await startSandbox({ orders: 50 });
+		dir = mkdtempSync(path.join(tmpdir(), 'n8n-partner-installer-'));
+		registry = await startTestRegistry(path.join(dir, 'registry'));
+		tarball = packPackage();
+		firstVersion = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')).version;
+		await registry.publish(tarball);
+
+		userFolder = path.join(dir, 'user');
+		n8nPort = await freePort();
+		// The credential and the saved workflows, imported before the package exists in n8n, as
+		// workflows arrive from another instance; nothing is published yet (its nodes are unknown).
+		await prepareWorkspace({ userFolder, sandbox: sb.raw.describe(), n8nPort, install: false, publish: [] });
+		workflows = await savedWorkflows({
+			sandbox: sb,
+			webhookOrigin: () => n8n.url,
+			importWorkflows: (folder: string) => n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${folder}`]),
+		});
+		registry.prepareUserFolder(userFolder);
+		n8n = await startN8n(userFolder, { port: n8nPort, extraEnv: registry.env });
+		// n8n 1.x answers its readiness check seconds before its REST routes exist (404 until then).
+		let owner = await rest('POST', '/owner/setup', OWNER);
+		for (let i = 0; i < 120 && owner.status === 404; i++) {
+			await new Promise((r) => setTimeout(r, 500));
+			owner = await rest('POST', '/owner/setup', OWNER);
+		}
+		expect(owner.status).toBe(200);
+	}, 600_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await registry?.close();
+		await sb?.close();
+		if (dir) rmSync(dir, { recursive: true, force: true });
+	}, 60_000);
+
+	test('Install: the package name alone, as the Settings page sends it; n8n fetches it from the registry over TLS and loads its three nodes without a restart', async () => {
+		registry.requests.length = 0;
+		const res = await rest('POST', '/community-packages', { name: PACKAGE_NAME });
+		expect(res.status).toBe(200);
+		expect(res.json.data).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: firstVersion });
+		expect(res.json.data.installedNodes.map((n: { type: string }) => n.type).sort()).toEqual([...NODE_TYPES].sort());
+
+		// Through the proxy, as registry.npmjs.org: n8n's own version check (not npm), then npm pack.
+		const tls = registry.requests.filter((r) => r.via === 'tls');
+		expect(tls.some((r) => r.path === `/${PACKAGE_NAME}/latest` && !r.userAgent.startsWith('npm/') && r.status === 200)).toBe(true);
+		expect(tls.some((r) => r.path === `/${PACKAGE_NAME}/-/${PACKAGE_NAME}-${firstVersion}.tgz` && r.userAgent.startsWith('npm/') && r.status === 200)).toBe(true);
+		// The one other host n8n asked for, refused: its banned-package check, which fails open.
+		expect([...new Set(registry.refused)]).toEqual([`CONNECT ${BANNED_PACKAGE_CHECK_HOST}:443`]);
+
+		const installed = JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8'));
+		expect(installed.version).toBe(firstVersion);
+		// n8n strips dev and peer dependencies before its npm install: n8n-workflow is n8n's own.
+		expect(installed.peerDependencies).toBeUndefined();
+		expect(existsSync(path.join(installedDir(), 'node_modules', 'n8n-workflow'))).toBe(false);
+
+		const listed = await rest('GET', '/community-packages');
+		expect(listed.json.data).toEqual([expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: firstVersion })]);
+		// Since 2.x the list says whether the package's nodes loaded.
+		if (N8N_MAJOR >= 2) expect(listed.json.data[0].failedLoading).toBe(false);
+		expect(listed.json.data[0].updateAvailable).toBeUndefined();
+	});
+
+	test('a saved workflow of each node runs in the running n8n: action node v1 and v2, the webhook trigger, the Orders Trigger', async () => {
+		const covered = [...new Set(workflows.flatMap((w) => w.nodeVersions))].sort();
+		expect(covered).toEqual([`${NODE_TYPES[0]}@1`, `${NODE_TYPES[0]}@2`, `${NODE_TYPES[2]}@1`, `${NODE_TYPES[1]}@1`]);
+		for (const workflow of workflows) await workflow.publishIfTriggered(rest);
+		for (const workflow of workflows) await workflow.runAndCheck(client);
+	}, 600_000);
+
+	test('Update: a newer build published to the registry shows as an update; Update replaces it in the running n8n; every saved workflow keeps its typeVersion and runs again', async () => {
+		const newer = newerBuild(tarball, path.join(dir, 'newer'));
+		await registry.publish(newer.tarball);
+
+		// The Settings page's list: n8n's `npm outdated` (through the proxy) sets the Update button.
+		const listed = await rest('GET', '/community-packages');
+		expect(listed.json.data[0]).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: firstVersion, updateAvailable: newer.version });
+
+		const typeVersions = async () =>
+			Object.fromEntries(
+				await Promise.all(workflows.map(async (w) => [w.id, (await rest('GET', `/workflows/${w.id}`)).json.data.nodes.map((n: any) => `${n.name}@${n.typeVersion}`)])),
+			);
+		const before = await typeVersions();
+		const aliases = async () => (await page('/types/nodes.json')).find((t: any) => t.name === NODE_TYPES[0]).codex.alias;
+		expect(await aliases()).not.toContain(buildAlias(newer.version));
+		const pid = n8n.child.pid;
+		registry.requests.length = 0;
+		const res = await rest('PATCH', '/community-packages', { name: PACKAGE_NAME });
+		expect(res.status).toBe(200);
+		expect(res.json.data).toMatchObject({ packageName: PACKAGE_NAME, installedVersion: newer.version });
+		expect(registry.requests.some((r) => r.via === 'tls' && r.path === `/${PACKAGE_NAME}/-/${PACKAGE_NAME}-${newer.version}.tgz`)).toBe(true);
+
+		// The same process, now running the new build's files: the editor's node types carry its codex.
+		expect(n8n.child.pid).toBe(pid);
+		expect(n8n.child.exitCode).toBeNull();
+		expect(await aliases()).toContain(buildAlias(newer.version));
+		expect(JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version).toBe(newer.version);
+		// Only one version is installed: no backup or second copy left beside it.
+		expect(readdirSync(path.dirname(installedDir())).filter((f) => f.startsWith(PACKAGE_NAME))).toEqual([PACKAGE_NAME]);
+		const after = await rest('GET', '/community-packages');
+		expect(after.json.data[0]).toMatchObject({ installedVersion: newer.version });
+		if (N8N_MAJOR >= 2) expect(after.json.data[0].failedLoading).toBe(false);
+		expect(after.json.data[0].updateAvailable).toBeUndefined();
+
+		expect(await typeVersions()).toEqual(before);
+		for (const workflow of workflows) await workflow.runAndCheck(client);
+		expect(n8n.child.pid).toBe(pid);
+		expect(n8n.output()).not.toContain('Class could not be found');
+	}, 600_000);
+});
