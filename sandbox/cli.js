@@ -102,10 +102,7 @@ async function main() {
     process.exit(2);
   }
   await sandbox.start(args.port ?? 8787);
-  process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
-  if (!quiet) {
-    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
-  }
+  // Before the first line: whoever reads it may stop the sandbox at once.
   const stop = async (signal) => {
     if (!quiet) process.stderr.write(`[sandbox] ${signal}: stopping\n`);
     await sandbox.close();
@@ -113,6 +110,10 @@ async function main() {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
+  if (!quiet) {
+    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
+  }
 }
 
 main().catch((error) => {
