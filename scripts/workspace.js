@@ -19,14 +19,18 @@ const MCP_CREDENTIAL = { id: 'mpMcpBearer01', name: 'Marketplace MCP server (bea
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
-/** The demo's owner account: a fresh n8n asks for one first, so the editor opens straight away. */
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Partner-2026' };
+/**
+ * The demo's owner account: a fresh n8n asks for one first, so the editor opens straight away. Its
+ * password is the caller's (the demo's is made per install, scripts/demo.js): a fixed one would let
+ * anyone who reaches the editor sign in.
+ */
+const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User' };
 
-async function setUpOwner(url) {
+async function setUpOwner(url, password) {
   const res = await fetch(`${url}/rest/owner/setup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
+    body: JSON.stringify({ ...OWNER, password }),
   });
   return res.ok;
 }
@@ -58,8 +62,8 @@ function mcpUrl(n8nPort, baseUrl) {
 }
 
 /**
- * Imports a credential for `app` of the sandbox into n8n, and the MCP server's bearer token (new
- * each time, so a demo's old token stops working); returns the folder used for imports.
+ * Imports a credential for `app` of the sandbox into n8n, and the MCP server's bearer token (the
+ * demo's is kept per install; by default a new one); returns the folder used for imports.
  */
 async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToken = crypto.randomBytes(24).toString('base64url')) {
   const importDir = path.join(userFolder, 'import');
@@ -94,7 +98,8 @@ async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToke
  * Prepares `userFolder` for `n8n start` / `n8n execute` against the sandbox described by `sandbox`
  * (the sandbox CLI's first line). Returns what tests and the demo need to know. `extraEnv` reaches
  * every n8n command (queue mode: the shared database); `tarball` is the package, packed once;
- * `publish` names the example workflows to publish (by default the webhook and the polling one).
+ * `publish` names the example workflows to publish (by default the webhook and the polling one);
+ * `mcpToken` is the MCP server's bearer token (by default a new one).
  */
 async function prepareWorkspace({
   userFolder,
@@ -104,11 +109,11 @@ async function prepareWorkspace({
   extraEnv = {},
   tarball,
   publish = [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID],
+  mcpToken = crypto.randomBytes(24).toString('base64url'),
 }) {
   const app = sandbox.apps.find((a) => a.name === appName);
   installPackageInto(userFolder, tarball);
 
-  const mcpToken = crypto.randomBytes(24).toString('base64url');
   const importDir = await importCredential(userFolder, sandbox, app, extraEnv, mcpToken);
 
   const workflowsDir = path.join(importDir, 'workflows');

@@ -217,7 +217,7 @@ describe('sandbox CLI', () => {
 			['missing.json', null, 'no such file'],
 			['not-json.json', '{"apps":', 'Unexpected end of JSON input'],
 			['no-apps.json', '{}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
-			['one-short.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-b-full': { clientSecret: 'cs_short', webhookSecret: 'whs_long_enough_0123456789' } } }), '"apps": secrets.seller-b-full.clientSecret must be a string of at least 16 characters without spaces.'],
+			['one-short.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-b-full': { ...secretsFor('x')['seller-b-full'], clientSecret: 'cs_short' } } }), '"apps": secrets.seller-b-full.clientSecret must be a string of at least 16 characters without spaces.'],
 			['one-missing.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-a-inactive': undefined } }), '"apps": secrets.seller-a-inactive.clientSecret must be a string of at least 16 characters without spaces.'],
 			['unknown.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-c': {} } }), '"apps": secrets name apps the sandbox does not have: seller-c (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
 		])('%s is refused with exit code 2 and what is wrong', async (name, content, message) => {

@@ -43,9 +43,9 @@ describe('sandbox secrets option', () => {
 	});
 
 	test.each([
-		[{ 'seller-a-full': { clientSecret: 'cs_0123456789abcdef', webhookSecret: 'whs_0123456789abcdef' } }, 'secrets.seller-a-readonly.clientSecret must be a string of at least 16 characters without spaces.'],
+		[{ 'seller-a-full': generateSecrets()['seller-a-full'] }, 'secrets.seller-a-readonly.clientSecret must be a string of at least 16 characters without spaces.'],
 		[[], 'secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
-	])('secrets %j is refused: %s', (secrets, message) => {
+	])('secrets %p is refused: %s', (secrets, message) => {
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow(message);
 	});
 
@@ -53,7 +53,8 @@ describe('sandbox secrets option', () => {
 		const secrets = generateSecrets();
 		secrets['seller-b-full'].webhookSecret = 'whs_0123456789 abcdef';
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow('secrets.seller-b-full.webhookSecret must be a string of at least 16 characters without spaces.');
-		secrets['seller-b-full'].webhookSecret = 12345678901234567890;
+		// A number of 16 digits: long enough as a string, but not one.
+		secrets['seller-b-full'].webhookSecret = Number.MAX_SAFE_INTEGER;
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow('secrets.seller-b-full.webhookSecret must be a string of at least 16 characters without spaces.');
 	});
 
