@@ -26,13 +26,20 @@ const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
  */
 const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User' };
 
+/** Sets up the owner; false if n8n already has one. */
 async function setUpOwner(url, password) {
-  const res = await fetch(`${url}/rest/owner/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...OWNER, password }),
-  });
-  return res.ok;
+  // n8n answers its readiness check before it mounts its REST routes (1.123.81 does, for a moment):
+  // a 404 then means "not yet", not "no such route".
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/rest/owner/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...OWNER, password }),
+    });
+    if (res.status !== 404 || Date.now() > deadline) return res.ok;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The workflow JSON of an example, pointed at this sandbox and this checkout's sample data. */
