@@ -8,7 +8,7 @@ const { createSandbox } = require('./server');
 const { generateSecrets, readSecretsFile } = require('./secrets');
 
 const FLAGS = {
-  port: ['number', 'Port on 127.0.0.1 (0 picks a free one)'],
+  port: ['number', 'Port to listen on (0 picks a free one)'],
   host: ['string', 'Address to listen on: loopback (127.0.0.0/8, ::1, localhost; default 127.0.0.1) unless --allow-remote'],
   'allow-remote': ['boolean', 'Allow a --host other machines can reach (prints what that exposes)'],
   'secrets-file': ['string', 'JSON file whose "apps" give each app its clientSecret and webhookSecret (default: fresh ones each run)'],

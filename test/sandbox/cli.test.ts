@@ -213,19 +213,14 @@ describe('sandbox CLI', () => {
 			expect(await exited).toBe(0);
 		});
 
-		test.each([
-			['missing.json', null, 'no such file'],
-			['not-json.json', '{"apps":', 'Unexpected end of JSON input'],
-			['no-apps.json', '{}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
-			['one-short.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-b-full': { ...secretsFor('x')['seller-b-full'], clientSecret: 'cs_short' } } }), '"apps": secrets.seller-b-full.clientSecret must be a string of at least 16 characters without spaces.'],
-			['one-missing.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-a-inactive': undefined } }), '"apps": secrets.seller-a-inactive.clientSecret must be a string of at least 16 characters without spaces.'],
-			['unknown.json', JSON.stringify({ apps: { ...secretsFor('x'), 'seller-c': {} } }), '"apps": secrets name apps the sandbox does not have: seller-c (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
-		])('%s is refused with exit code 2 and what is wrong', async (name, content, message) => {
-			const file = path.join(dir, name);
-			if (content !== null) writeFileSync(file, content);
+		test('a file that cannot be used is refused with exit code 2 and what is wrong (the cases: secrets.test.ts)', async () => {
+			const file = path.join(dir, 'one-short.json');
+			writeFileSync(file, JSON.stringify({ apps: { ...secretsFor('x'), 'seller-b-full': { ...secretsFor('x')['seller-b-full'], clientSecret: 'cs_short' } } }));
 			const { exited, stderr } = startCli(['--port', '0', '--secrets-file', file]);
 			expect(await exited).toBe(2);
-			expect(stderr()).toBe(`--secrets-file ${file}: ${message}\nRun with --help for the flags.\n`);
+			expect(stderr()).toBe(
+				`--secrets-file ${file}: "apps": secrets.seller-b-full.clientSecret must be a string of at least 16 characters without spaces.\nRun with --help for the flags.\n`,
+			);
 		});
 	});
 });

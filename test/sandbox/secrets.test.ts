@@ -2,6 +2,9 @@
 // The sandbox's `secrets` and `allowRemote` options in-process: given secrets sign and verify both
 // ways (requests and webhook deliveries) and survive a reset; a wrong option fails with what to fix.
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startReceiver } from '../helpers/receiver';
 import { startSandbox } from '../helpers/sandbox';
@@ -9,7 +12,7 @@ import { startSandbox } from '../helpers/sandbox';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../../sandbox/server');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateSecrets } = require('../../sandbox/secrets');
+const { generateSecrets, readSecretsFile } = require('../../sandbox/secrets');
 
 describe('sandbox secrets option', () => {
 	test('the given secrets replace the seeded ones, sign webhook deliveries and stay through a reset', async () => {
@@ -44,6 +47,8 @@ describe('sandbox secrets option', () => {
 
 	test.each([
 		[{ 'seller-a-full': generateSecrets()['seller-a-full'] }, 'secrets.seller-a-readonly.clientSecret must be a string of at least 16 characters without spaces.'],
+		// Secrets it only inherits are not its own: nothing comes from a prototype.
+		[Object.create(generateSecrets()), 'secrets.seller-a-full.clientSecret must be a string of at least 16 characters without spaces.'],
 		[[], 'secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
 	])('secrets %p is refused: %s', (secrets, message) => {
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow(message);
@@ -67,6 +72,38 @@ describe('sandbox secrets option', () => {
 			expect(app.clientSecret).toMatch(/^cs_[0-9a-f]{48}$/);
 			expect(app.webhookSecret).toMatch(/^whs_[0-9a-f]{48}$/);
 		}
+	});
+});
+
+describe('a secrets file (--secrets-file)', () => {
+	let dir: string;
+	beforeAll(() => {
+		dir = mkdtempSync(path.join(tmpdir(), 'sandbox-secrets-'));
+	});
+	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+	test('gives its "apps" and ignores the other keys', () => {
+		const apps = generateSecrets();
+		const file = path.join(dir, 'good.json');
+		writeFileSync(file, JSON.stringify({ apps, ownerPassword: 'for npm start, not the sandbox' }));
+		expect(readSecretsFile(file)).toEqual(apps);
+	});
+
+	const apps = () => generateSecrets();
+	test.each([
+		['missing.json', null, 'no such file'],
+		['not-json.json', '{"apps":', 'Unexpected end of JSON input'],
+		['null.json', 'null', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
+		['apps-text.json', '{"apps":"cs_0123456789abcdef"}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
+		['no-apps.json', '{}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
+		['one-missing.json', JSON.stringify({ apps: { ...apps(), 'seller-a-inactive': undefined } }), '"apps": secrets.seller-a-inactive.clientSecret must be a string of at least 16 characters without spaces.'],
+		['no-webhook-secret.json', JSON.stringify({ apps: { ...apps(), 'seller-a-full': { clientSecret: apps()['seller-a-full'].clientSecret } } }), '"apps": secrets.seller-a-full.webhookSecret must be a string of at least 16 characters without spaces.'],
+		['unknown.json', JSON.stringify({ apps: { ...apps(), 'seller-c': {}, 'seller-d': {} } }), '"apps": secrets name apps the sandbox does not have: seller-c, seller-d (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
+		['inherited.json', '{"apps":{"__proto__":{"seller-a-full":1}}}', '"apps": secrets name apps the sandbox does not have: __proto__ (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
+	])('%s is refused with what is wrong', (name, content, message) => {
+		const file = path.join(dir, name);
+		if (content !== null) writeFileSync(file, content);
+		expect(() => readSecretsFile(file)).toThrow(`--secrets-file ${file}: ${message}`);
 	});
 });
 
