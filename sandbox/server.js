@@ -68,9 +68,8 @@ LOOPBACK.addAddress('::1', 'ipv6');
 
 /** 127.0.0.0/8, ::1 or localhost: an address no other machine reaches. */
 function isLoopback(host) {
-  if (host.toLowerCase() === 'localhost') return true;
-  const family = net.isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 6 ? 'ipv6' : 'ipv4');
+  // A name other than localhost, or no address at all, is no address in the list.
+  return host.toLowerCase() === 'localhost' || LOOPBACK.check(host, net.isIPv6(host) ? 'ipv6' : 'ipv4');
 }
 
 /** What a sandbox listening on `origin` (not loopback) shows other machines: printed on stderr. */

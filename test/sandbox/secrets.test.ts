@@ -54,6 +54,14 @@ describe('sandbox secrets option', () => {
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow(message);
 	});
 
+	test('a secret of 16 characters is taken, one of 15 is refused', () => {
+		const secrets = generateSecrets();
+		secrets['seller-a-readonly'].clientSecret = 'cs_0123456789abc';
+		expect(() => createSandbox({ orders: 1, secrets })).not.toThrow();
+		secrets['seller-a-readonly'].clientSecret = 'cs_0123456789ab';
+		expect(() => createSandbox({ orders: 1, secrets })).toThrow('secrets.seller-a-readonly.clientSecret must be a string of at least 16 characters without spaces.');
+	});
+
 	test('a secret with a space, or not a string, is refused', () => {
 		const secrets = generateSecrets();
 		secrets['seller-b-full'].webhookSecret = 'whs_0123456789 abcdef';
@@ -95,6 +103,7 @@ describe('a secrets file (--secrets-file)', () => {
 		['not-json.json', '{"apps":', 'Unexpected end of JSON input'],
 		['null.json', 'null', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
 		['apps-text.json', '{"apps":"cs_0123456789abcdef"}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
+		['apps-null.json', '{"apps":null}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
 		['no-apps.json', '{}', '"apps": secrets must be an object naming each app (seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive) with its clientSecret and webhookSecret.'],
 		['one-missing.json', JSON.stringify({ apps: { ...apps(), 'seller-a-inactive': undefined } }), '"apps": secrets.seller-a-inactive.clientSecret must be a string of at least 16 characters without spaces.'],
 		['no-webhook-secret.json', JSON.stringify({ apps: { ...apps(), 'seller-a-full': { clientSecret: apps()['seller-a-full'].clientSecret } } }), '"apps": secrets.seller-a-full.webhookSecret must be a string of at least 16 characters without spaces.'],
@@ -114,5 +123,6 @@ describe('sandbox allowRemote option', () => {
 		);
 		expect(() => createSandbox({ orders: 1, host: '0.0.0.0', allowRemote: true })).not.toThrow();
 		for (const host of ['127.0.0.1', '127.255.255.254', '::1', 'LOCALHOST']) expect(() => createSandbox({ orders: 1, host })).not.toThrow();
+		for (const host of ['example.com', '', '::', '10.0.0.1', '128.0.0.1', '::2']) expect(() => createSandbox({ orders: 1, host })).toThrow(`host ${host} is not a loopback address`);
 	});
 });
