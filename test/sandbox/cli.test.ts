@@ -13,10 +13,18 @@ const { createSandbox } = require('../../sandbox/server');
 
 type App = { name: string; clientId: string; clientSecret: string; webhookSecret: string };
 
+// Every sandbox a test started; one a failed test left running is stopped after it.
+const children = new Set<ReturnType<typeof spawn>>();
+afterEach(() => {
+	for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	children.clear();
+});
+
 function startCli(args: string[]) {
 	const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js'), ...args], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	children.add(child);
 	const firstLine = new Promise<string>((resolve, reject) => {
 		readline.createInterface({ input: child.stdout! }).once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The sandbox's `secrets` and `allowRemote` options in-process: given secrets sign and verify both
 // ways (requests and webhook deliveries) and survive a reset; a wrong option fails with what to fix.
 import { createHmac } from 'node:crypto';
@@ -56,9 +56,9 @@ describe('sandbox secrets option', () => {
 
 	test('a secret of 16 characters is taken, one of 15 is refused', () => {
 		const secrets = generateSecrets();
-		secrets['seller-a-readonly'].clientSecret = 'cs_0123456789abc';
+		secrets['seller-a-readonly'].clientSecret = 'x'.repeat(16);
 		expect(() => createSandbox({ orders: 1, secrets })).not.toThrow();
-		secrets['seller-a-readonly'].clientSecret = 'cs_0123456789ab';
+		secrets['seller-a-readonly'].clientSecret = 'x'.repeat(15);
 		expect(() => createSandbox({ orders: 1, secrets })).toThrow('secrets.seller-a-readonly.clientSecret must be a string of at least 16 characters without spaces.');
 	});
 
