@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run sandbox -- [--port 8787] [--seed 1] [--orders 1000] ...`: starts the sandbox and prints,
-// as its first line of stdout, one JSON object with the base URL and the apps' credentials.
+// as its first line of stdout, one JSON object with the base URL and the apps' credentials (fresh
+// secrets each run unless --secrets-file names where to keep them).
 const { parseArgs } = require('node:util');
 const { createSandbox } = require('./server');
+const { generateSecrets, readSecretsFile } = require('./secrets');
 
 const FLAGS = {
-  port: ['number', 'Port on 127.0.0.1 (0 picks a free one)'],
-  host: ['string', 'Address to listen on (loopback only is supported)'],
+  port: ['number', 'Port to listen on (0 picks a free one)'],
+  host: ['string', 'Address to listen on: loopback (127.0.0.0/8, ::1, localhost; default 127.0.0.1) unless --allow-remote'],
+  'allow-remote': ['boolean', 'Allow a --host other machines can reach (prints what that exposes)'],
+  'secrets-file': ['string', 'JSON file whose "apps" give each app its clientSecret and webhookSecret (default: fresh ones each run)'],
   seed: ['number', 'Seed of the generated data'],
   orders: ['number', "Order items of seller A (the main apps' seller)"],
   'orders-b': ['number', 'Order items of seller B (default: a tenth of --orders, at least 10)'],
@@ -75,11 +79,12 @@ async function main() {
     );
     return;
   }
-  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, noSku, quiet, ...rest } = args;
+  const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, noSku, quiet, secretsFile, ...rest } = args;
   let sandbox;
   try {
     sandbox = createSandbox({
       ...rest,
+      secrets: secretsFile === undefined ? generateSecrets() : readSecretsFile(secretsFile),
       ordersB,
       clockToleranceSec: clockTolerance,
       latencyMs: latency,
@@ -93,15 +98,12 @@ async function main() {
       log: quiet ? undefined : (line) => process.stderr.write(`[sandbox] ${line}\n`),
     });
   } catch (error) {
-    // A wrong value of a flag (a style switch, the list order): the message says which and why.
+    // A wrong value of a flag (a style switch, the list order, the host, the secrets file): the message says which and why.
     process.stderr.write(`${error.message}\nRun with --help for the flags.\n`);
     process.exit(2);
   }
   await sandbox.start(args.port ?? 8787);
-  process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
-  if (!quiet) {
-    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
-  }
+  // Before the first line: whoever reads it may stop the sandbox at once.
   const stop = async (signal) => {
     if (!quiet) process.stderr.write(`[sandbox] ${signal}: stopping\n`);
     await sandbox.close();
@@ -109,6 +111,10 @@ async function main() {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
+  if (!quiet) {
+    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
+  }
 }
 
 main().catch((error) => {

@@ -70,25 +70,28 @@ function fulfilmentFor(status, random, previousShipment) {
   return { shipment, payment_status };
 }
 
+// The apps every seed has, in the order their ids and secrets are drawn (the data after them depends on it).
+const APPS = [
+  { name: 'seller-a-full', seller: SELLERS[0], permissions: ALL_PERMISSIONS },
+  { name: 'seller-a-readonly', seller: SELLERS[0], permissions: ['orders:read'] },
+  { name: 'seller-b-full', seller: SELLERS[1], permissions: ALL_PERMISSIONS },
+  { name: 'seller-a-inactive', seller: SELLERS[0], permissions: ALL_PERMISSIONS, active: false },
+];
+const APP_NAMES = APPS.map((a) => a.name);
+
+/** The apps with seeded ids and secrets: the same on every machine (sandbox/secrets.js replaces the secrets). */
 function makeApps(random) {
-  const app = (name, seller, permissions, active = true) => ({
+  return APPS.map(({ name, seller, permissions, active = true }) => ({
     name,
     clientId: `cli_${seller.key}_${random.hex(8)}`,
     clientSecret: `cs_${random.hex(24)}`,
     webhookSecret: `whs_${random.hex(24)}`,
     sellerId: seller.sellerId,
-    permissions,
+    permissions: [...permissions],
     active,
     webhookUrl: null,
     webhookSignatureEncoding: 'hex',
-  });
-  const [a, b] = SELLERS;
-  return [
-    app('seller-a-full', a, [...ALL_PERMISSIONS]),
-    app('seller-a-readonly', a, ['orders:read']),
-    app('seller-b-full', b, [...ALL_PERMISSIONS]),
-    app('seller-a-inactive', a, [...ALL_PERMISSIONS], false),
-  ];
+  }));
 }
 
 const skuOf = (seller, productId) => `SKU-${seller.key.toUpperCase()}-${productId}`;
@@ -291,6 +294,7 @@ function orderDetail(state, order, formatDate = formatApiDate) {
 
 module.exports = {
   ALL_PERMISSIONS,
+  APP_NAMES,
   SELLERS,
   SKU_FORMAT: 'SKU-<seller key A|B>-<product_id>',
   seed,

@@ -8,6 +8,7 @@
 //   faults.js              injected faults           rateLimit.js        the per-client rate limit
 //   control.js             the control API       style.js            answer styles ("not shown" points)
 const http = require('node:http');
+const net = require('node:net');
 const { ApiError } = require('./errors');
 const { authenticate, headerNames, requirePermission } = require('./api/authentication');
 const data = require('./data');
@@ -19,9 +20,15 @@ const { createRateLimiter } = require('./rateLimit');
 const { createControl } = require('./control');
 const { WebhookSender } = require('./webhooks');
 const { createChangeFeed } = require('./changes');
+const { checkedSecrets, applySecrets } = require('./secrets');
 
 const DEFAULTS = {
   host: '127.0.0.1',
+  // Another address than loopback only when asked for: the API, its webhooks and its secrets are a demo's.
+  allowRemote: false,
+  // App name -> { clientSecret, webhookSecret } (sandbox/secrets.js); absent: the seeded ones, the
+  // same on every machine, for tests only.
+  secrets: undefined,
   port: 8787,
   basePath: '/api/partner/v1',
   headerPrefix: 'X-SVC-',
@@ -55,8 +62,34 @@ const ROUTES = {
   '/ping.php': require('./api/ping'),
 };
 
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8, ::1 or localhost: an address no other machine reaches. */
+function isLoopback(host) {
+  // A name other than localhost, or no address at all, is no address in the list.
+  return host.toLowerCase() === 'localhost' || LOOPBACK.check(host, net.isIPv6(host) ? 'ipv6' : 'ipv4');
+}
+
+/** What a sandbox listening on `origin` (not loopback) shows other machines: printed on stderr. */
+function exposureWarning(origin) {
+  return (
+    `[sandbox] WARNING: listening on ${origin}, which other machines may reach: they can call the Partner API ` +
+    "(signed requests only, so with an app's secret). The control API (/_sandbox/: every app's secrets, orders, " +
+    'webhooks) still answers loopback clients only, but a proxy on this machine in front of the sandbox exposes it too.\n'
+  );
+}
+
 function createSandbox(options = {}) {
   const opts = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  if (!isLoopback(opts.host) && !opts.allowRemote) {
+    throw new Error(
+      `host ${opts.host} is not a loopback address (127.0.0.0/8, ::1, localhost): other machines could reach the sandbox. ` +
+        'Use a loopback address, or --allow-remote (option allowRemote) if you mean to expose it.',
+    );
+  }
+  if (opts.secrets) checkedSecrets(opts.secrets);
   const log = opts.log ?? (() => {});
   const rateLimitOptions = { rate: opts.rateLimit, burst: opts.rateBurst, retryAfter: opts.rateLimitRetryAfter };
   // Checked now, so a wrong option fails createSandbox with the control API's message.
@@ -117,6 +150,7 @@ function createSandbox(options = {}) {
 
   function reset({ seed = opts.seed, orders = opts.orders, ordersB = opts.ordersB, products = opts.products } = {}) {
     ctx.state = data.seed({ seed, ordersA: orders, ordersB, productsPerSeller: products });
+    applySecrets(ctx.state.apps, opts.secrets);
     ctx.faults = { ...NO_FAULTS, ...pickFaults(opts) };
     ctx.faultRandom = createRandom(seed ^ 0x5eed);
     ctx.rateLimiter.configure(rateLimitOptions, rateLimitOptions);
@@ -261,7 +295,8 @@ function createSandbox(options = {}) {
         server.listen(port, opts.host, resolve);
       });
       const { port: actual } = server.address();
-      sandbox.origin = `http://${opts.host}:${actual}`;
+      sandbox.origin = `http://${net.isIPv6(opts.host) ? `[${opts.host}]` : opts.host}:${actual}`;
+      if (!isLoopback(opts.host)) process.stderr.write(exposureWarning(sandbox.origin));
       sandbox.baseUrl = `${sandbox.origin}${opts.basePath}`;
       ctx.baseUrl = sandbox.baseUrl;
       return sandbox;

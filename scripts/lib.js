@@ -26,11 +26,13 @@ if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be a
  * What each n8n line needs here. 2.x declares Node >= 24: a Node 24 from the npm registry runs it.
  * 1.x runs on this machine's Node 20; its xlsx dependency is a tarball on the vendor's own site (not
  * reachable here), so the registry's xlsx stands in; its expression engine's isolated-vm 6.2 needs
- * Node 22, so expressions run on n8n's legacy engine (the one 1.x used by default before).
+ * Node 22, so expressions run on n8n's legacy engine (the one 1.x used by default before). 1.x
+ * leaves its settings file (the encryption key) as the umask makes it unless told to enforce 0600,
+ * which its own start-up warning recommends; 2.x enforces it by default.
  */
 const PROFILES = {
   2: { node: '24.21.0', overrides: { linkedom: '0.18.13' }, env: {} },
-  1: { node: null, overrides: { linkedom: '0.18.13', xlsx: '0.18.5' }, env: { N8N_EXPRESSION_ENGINE: 'legacy' } },
+  1: { node: null, overrides: { linkedom: '0.18.13', xlsx: '0.18.5' }, env: { N8N_EXPRESSION_ENGINE: 'legacy', N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true' } },
 };
 const PROFILE = PROFILES[N8N_MAJOR];
 if (!PROFILE) throw new Error(`n8n ${N8N_VERSION}: only the 1.x and 2.x lines are supported here`);
@@ -188,7 +190,6 @@ function n8nEnv(userFolder, extra = {}) {
     N8N_LISTEN_ADDRESS: '127.0.0.1',
     N8N_HOST: '127.0.0.1',
     N8N_SECURE_COOKIE: 'false',
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
     N8N_RESTRICT_FILE_ACCESS_TO: path.join(ROOT, 'examples'),
     // Community nodes as AI tools (an agent's or an MCP Server Trigger's): off by default in n8n.
     N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',

@@ -252,7 +252,8 @@ async function startQueueInstallation({ extraEnv = {} } = {}) {
 
   const userFolder = (name) => {
     const folder = path.join(dir, name);
-    fs.mkdirSync(folder, { recursive: true });
+    // Only this user reads an n8n user folder (its settings file holds the encryption key).
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     return folder;
   };
 

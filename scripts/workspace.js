@@ -19,16 +19,27 @@ const MCP_CREDENTIAL = { id: 'mpMcpBearer01', name: 'Marketplace MCP server (bea
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
-/** The demo's owner account: a fresh n8n asks for one first, so the editor opens straight away. */
-const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-Partner-2026' };
+/**
+ * The demo's owner account: a fresh n8n asks for one first, so the editor opens straight away. Its
+ * password is the caller's (the demo's is made per install, scripts/demo.js): a fixed one would let
+ * anyone who reaches the editor sign in.
+ */
+const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User' };
 
-async function setUpOwner(url) {
-  const res = await fetch(`${url}/rest/owner/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(OWNER),
-  });
-  return res.ok;
+/** Sets up the owner; false if n8n already has one. */
+async function setUpOwner(url, password) {
+  // n8n answers its readiness check before it mounts its REST routes (1.123.81 does, for a moment):
+  // a 404 then means "not yet", not "no such route".
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/rest/owner/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...OWNER, password }),
+    });
+    if (res.status !== 404 || Date.now() > deadline) return res.ok;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The workflow JSON of an example, pointed at this sandbox and this checkout's sample data. */
@@ -58,8 +69,8 @@ function mcpUrl(n8nPort, baseUrl) {
 }
 
 /**
- * Imports a credential for `app` of the sandbox into n8n, and the MCP server's bearer token (new
- * each time, so a demo's old token stops working); returns the folder used for imports.
+ * Imports a credential for `app` of the sandbox into n8n, and the MCP server's bearer token (the
+ * demo's is kept per install; by default a new one); returns the folder used for imports.
  */
 async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToken = crypto.randomBytes(24).toString('base64url')) {
   const importDir = path.join(userFolder, 'import');
@@ -95,7 +106,8 @@ async function importCredential(userFolder, sandbox, app, extraEnv = {}, mcpToke
  * (the sandbox CLI's first line). Returns what tests and the demo need to know. `extraEnv` reaches
  * every n8n command (queue mode: the shared database); `tarball` is the package, packed once;
  * `publish` names the example workflows to publish (by default the webhook and the polling one);
- * `install: false` leaves the package out, for a test that installs it through n8n itself.
+ * `install: false` leaves the package out, for a test that installs it through n8n itself;
+ * `mcpToken` is the MCP server's bearer token (by default a new one).
  */
 async function prepareWorkspace({
   userFolder,
@@ -106,11 +118,11 @@ async function prepareWorkspace({
   tarball,
   publish = [TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID],
   install = true,
+  mcpToken = crypto.randomBytes(24).toString('base64url'),
 }) {
   const app = sandbox.apps.find((a) => a.name === appName);
   if (install) installPackageInto(userFolder, tarball);
 
-  const mcpToken = crypto.randomBytes(24).toString('base64url');
   const importDir = await importCredential(userFolder, sandbox, app, extraEnv, mcpToken);
 
   const workflowsDir = path.join(importDir, 'workflows');

@@ -14,6 +14,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { freePort, startN8n, N8N_MAJOR } = require('../../scripts/lib');
 const { prepareWorkspace, exampleFor, setUpOwner, OWNER, MCP_WORKFLOW_ID } = require('../../scripts/workspace');
+const { ownerPassword } = require('../../scripts/demo');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'updated_at', 'city'];
@@ -56,11 +57,12 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 	});
 
 	test("this n8n's node types: ours has a tool variant with the tool defaults and a description per operation; every node of the order assistant exists, its human review included", async () => {
-		expect(await setUpOwner(n8n.url)).toBe(true);
+		const password = ownerPassword();
+		expect(await setUpOwner(n8n.url, password)).toBe(true);
 		const login = await fetch(`${n8n.url}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password }),
 		});
 		const cookie = login.headers.get('set-cookie')!.split(';')[0];
 		const types = (await (await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } })).json()) as Array<Record<string, any>>;

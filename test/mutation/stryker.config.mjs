@@ -27,6 +27,8 @@ export default {
 		'sandbox/auth.js',
 		'sandbox/api/authentication.js',
 		'sandbox/data.js',
+		// The apps' secrets a sandbox is given (per run, or from npm start's file) and their checks.
+		'sandbox/secrets.js',
 		// The stock rules by id or by SKU, and the rate limit a client can be held to.
 		'sandbox/api/stockUpdate.js',
 		'sandbox/rateLimit.js',

@@ -1,21 +1,56 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
-// `npm run sandbox`: the first stdout line, and a clean stop on SIGINT and SIGTERM.
+// `npm run sandbox`: the first stdout line, a clean stop on SIGINT and SIGTERM, loopback unless
+// --allow-remote, and fresh app secrets each run unless --secrets-file names them.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { PartnerClient } from '../helpers/partnerClient';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createSandbox } = require('../../sandbox/server');
+
+type App = { name: string; clientId: string; clientSecret: string; webhookSecret: string };
+
+// Every sandbox a test started; one a failed test left running is stopped after it.
+const children = new Set<ReturnType<typeof spawn>>();
+afterEach(() => {
+	for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+	children.clear();
+});
 
 function startCli(args: string[]) {
 	const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js'), ...args], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	children.add(child);
 	const firstLine = new Promise<string>((resolve, reject) => {
 		readline.createInterface({ input: child.stdout! }).once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
 	});
 	firstLine.catch(() => undefined); // a run that fails on purpose never prints it
 	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-	return { child, firstLine, exited };
+	let stderr = '';
+	child.stderr!.on('data', (d) => (stderr += d));
+	return { child, firstLine, exited, stderr: () => stderr };
+}
+
+/** Whether `app` of the sandbox at `baseUrl` authenticates with `secret`: 200, or 401 invalid_signature. */
+async function pingStatus(baseUrl: string, app: App, secret: string) {
+	const client = new PartnerClient(baseUrl, app.clientId, secret);
+	const res = await client.get('/ping.php');
+	await client.close();
+	return res.status;
+}
+
+/** Runs the CLI with `args`, returns its apps by name, and stops it. */
+async function appsOfARun(args: string[]) {
+	const { child, firstLine, exited } = startCli(['--port', '0', '--orders', '5', '--quiet', ...args]);
+	const info = JSON.parse(await firstLine);
+	child.kill('SIGTERM');
+	expect(await exited).toBe(0);
+	return Object.fromEntries(info.apps.map((a: App) => [a.name, a])) as Record<string, App>;
 }
 
 describe('sandbox CLI', () => {
@@ -96,18 +131,114 @@ describe('sandbox CLI', () => {
 		[['--page-cap=-1'], 'Style switch "pageCap" must be a whole number from 0 (no cap) to 1000.'],
 		[['--foreign-order-status', '410'], 'Style switch "foreignOrderStatus" must be one of 404, 403.'],
 	])('a wrong style flag %j is refused with its message and exit code 2', async (args, message) => {
-		const { child, exited } = startCli(['--port', '0', ...args]);
-		let stderr = '';
-		child.stderr!.on('data', (d) => (stderr += d));
+		const { exited, stderr } = startCli(['--port', '0', ...args]);
 		expect(await exited).toBe(2);
-		expect(stderr).toBe(`${message}\nRun with --help for the flags.\n`);
+		expect(stderr()).toBe(`${message}\nRun with --help for the flags.\n`);
 	});
 
 	test('a bad flag is refused with a message and exit code 2', async () => {
-		const { child, exited } = startCli(['--orders', 'many']);
-		let stderr = '';
-		child.stderr!.on('data', (d) => (stderr += d));
+		const { exited, stderr } = startCli(['--orders', 'many']);
 		expect(await exited).toBe(2);
-		expect(stderr).toMatch(/--orders needs a number/);
+		expect(stderr()).toMatch(/--orders needs a number/);
+	});
+
+	test.each([['0.0.0.0'], ['10.1.2.3'], ['::'], ['128.0.0.1'], ['example.com']])(
+		'--host %s (not loopback) is refused with exit code 2 and what to do',
+		async (host) => {
+			const { exited, stderr } = startCli(['--port', '0', '--host', host]);
+			expect(await exited).toBe(2);
+			expect(stderr()).toBe(
+				`host ${host} is not a loopback address (127.0.0.0/8, ::1, localhost): other machines could reach the sandbox. ` +
+					'Use a loopback address, or --allow-remote (option allowRemote) if you mean to expose it.\nRun with --help for the flags.\n',
+			);
+		},
+	);
+
+	test.each([
+		['127.0.0.2', /^http:\/\/127\.0\.0\.2:\d+\/_sandbox$/],
+		['::1', /^http:\/\/\[::1\]:\d+\/_sandbox$/],
+		['localhost', /^http:\/\/localhost:\d+\/_sandbox$/],
+	])('--host %s (loopback) serves without a warning', async (host, controlUrl) => {
+		const { child, firstLine, exited, stderr } = startCli(['--port', '0', '--orders', '5', '--quiet', '--host', host]);
+		const info = JSON.parse(await firstLine);
+		expect(info.controlUrl).toMatch(controlUrl);
+		const app = info.apps.find((x: App) => x.name === 'seller-a-full');
+		expect(await pingStatus(info.baseUrl, app, app.clientSecret)).toBe(200);
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+		expect(stderr()).toBe('');
+	});
+
+	test('--allow-remote lets it listen on 0.0.0.0 and says on stderr what that exposes, even with --quiet', async () => {
+		const { child, firstLine, exited, stderr } = startCli(['--port', '0', '--orders', '5', '--quiet', '--host', '0.0.0.0', '--allow-remote']);
+		const info = JSON.parse(await firstLine);
+		const port = /:(\d+)\/_sandbox$/.exec(info.controlUrl)![1];
+		const app = info.apps.find((x: App) => x.name === 'seller-a-full');
+		// Reached over loopback: the test's traffic stays on this machine.
+		expect(await pingStatus(`http://127.0.0.1:${port}/api/partner/v1`, app, app.clientSecret)).toBe(200);
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+		expect(stderr()).toBe(
+			`[sandbox] WARNING: listening on http://0.0.0.0:${port}, which other machines may reach: they can call the Partner API ` +
+				"(signed requests only, so with an app's secret). The control API (/_sandbox/: every app's secrets, orders, " +
+				'webhooks) still answers loopback clients only, but a proxy on this machine in front of the sandbox exposes it too.\n',
+		);
+	});
+
+	test('each run has fresh secrets for every app, none of them the seeded ones every install shares', async () => {
+		const [first, second] = [await appsOfARun(['--seed', '3']), await appsOfARun(['--seed', '3'])];
+		const seeded = Object.fromEntries(createSandbox({ seed: 3, orders: 5 }).describe().apps.map((a: App) => [a.name, a]));
+		expect(Object.keys(first).sort()).toEqual(['seller-a-full', 'seller-a-inactive', 'seller-a-readonly', 'seller-b-full']);
+		for (const name of Object.keys(first)) {
+			for (const field of ['clientSecret', 'webhookSecret'] as const) {
+				expect(first[name][field]).toMatch(field === 'clientSecret' ? /^cs_[0-9a-f]{48}$/ : /^whs_[0-9a-f]{48}$/);
+				expect(second[name][field]).not.toBe(first[name][field]);
+				expect(first[name][field]).not.toBe(seeded[name][field]);
+			}
+			// The client id is not a secret: it stays the seed's, so data and ids remain repeatable.
+			expect(first[name].clientId).toBe(seeded[name].clientId);
+		}
+	});
+
+	describe('--secrets-file', () => {
+		let dir: string;
+		beforeAll(() => {
+			dir = mkdtempSync(path.join(tmpdir(), 'sandbox-secrets-'));
+		});
+		afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+		const secretsFor = (tag: string) =>
+			Object.fromEntries(
+				['seller-a-full', 'seller-a-readonly', 'seller-b-full', 'seller-a-inactive'].map((name) => [
+					name,
+					{ clientSecret: `cs_${tag}_${name}_0123456789`, webhookSecret: `whs_${tag}_${name}_0123456789` },
+				]),
+			);
+
+		test("gives every app the file's secrets: requests signed with them pass, with the seeded one they fail", async () => {
+			const file = path.join(dir, 'secrets.json');
+			writeFileSync(file, JSON.stringify({ apps: secretsFor('file'), ownerPassword: 'not read by the sandbox' }));
+			const { child, firstLine, exited } = startCli(['--port', '0', '--orders', '5', '--quiet', '--secrets-file', file]);
+			const info = JSON.parse(await firstLine);
+			const seeded = Object.fromEntries(createSandbox({ orders: 5 }).describe().apps.map((a: App) => [a.name, a]));
+			for (const app of info.apps as App[]) {
+				expect({ clientSecret: app.clientSecret, webhookSecret: app.webhookSecret }).toEqual(secretsFor('file')[app.name]);
+			}
+			const full = info.apps.find((x: App) => x.name === 'seller-a-full');
+			expect(await pingStatus(info.baseUrl, full, full.clientSecret)).toBe(200);
+			expect(await pingStatus(info.baseUrl, full, seeded['seller-a-full'].clientSecret)).toBe(401);
+			child.kill('SIGTERM');
+			expect(await exited).toBe(0);
+		});
+
+		test('a file that cannot be used is refused with exit code 2 and what is wrong (the cases: secrets.test.ts)', async () => {
+			const file = path.join(dir, 'one-short.json');
+			writeFileSync(file, JSON.stringify({ apps: { ...secretsFor('x'), 'seller-b-full': { ...secretsFor('x')['seller-b-full'], clientSecret: 'cs_short' } } }));
+			const { exited, stderr } = startCli(['--port', '0', '--secrets-file', file]);
+			expect(await exited).toBe(2);
+			expect(stderr()).toBe(
+				`--secrets-file ${file}: "apps": secrets.seller-b-full.clientSecret must be a string of at least 16 characters without spaces.\nRun with --help for the flags.\n`,
+			);
+		});
 	});
 });

@@ -15,6 +15,8 @@ const { startSandboxProcess } = require('../../scripts/sandbox-process');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, setUpOwner, OWNER, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ownerPassword } = require('../../scripts/demo');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control } = require('../../sandbox/client');
 
 const SHOTS = path.join(STATE, 'ui-screenshots');
@@ -40,6 +42,7 @@ describe('the editor in a real browser', () => {
 	let userFolder: string;
 	let app: { clientId: string; clientSecret: string };
 	const notFound: string[] = [];
+	const password = ownerPassword();
 
 	/** A screenshot of the step; with `docs`, also the README's copy of the region `clip` shows. */
 	async function shot(name: string, docs?: Locator) {
@@ -55,7 +58,7 @@ describe('the editor in a real browser', () => {
 		userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-partner-ui-'));
 		({ app } = await prepareWorkspace({ userFolder, sandbox, n8nPort }));
 		n8n = await startN8n(userFolder, { port: n8nPort });
-		expect(await setUpOwner(n8n.url)).toBe(true);
+		expect(await setUpOwner(n8n.url, password)).toBe(true);
 		browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 		page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 		page.on('response', (res) => {
@@ -72,7 +75,7 @@ describe('the editor in a real browser', () => {
 	test('sign in', async () => {
 		await page.goto(`${n8n.url}/signin`);
 		await page.getByLabel(/email/i).fill(OWNER.email);
-		await page.getByLabel(/password/i).fill(OWNER.password);
+		await page.getByLabel(/password/i).fill(password);
 		await page.getByRole('button', { name: /sign in/i }).click();
 		await page.waitForURL(/home|workflows/);
 		await shot('01-signed-in');
