@@ -25,6 +25,8 @@ export interface OrdersPage {
 	orders: IDataObject[];
 	/** Whether to ask for the page after this one. */
 	more: boolean;
+	/** has_more as the API wrote it; undefined when it left it out (or wrote something unreadable). */
+	hasMore: boolean | undefined;
 }
 
 /**
@@ -36,7 +38,8 @@ export interface OrdersPage {
 export function readOrdersPage(data: IDataObject): OrdersPage {
 	const orders = Array.isArray(data.orders) ? (data.orders as IDataObject[]) : [];
 	const pagination = (data.pagination ?? {}) as IDataObject;
-	return { orders, more: orders.length > 0 && readFlag(pagination.has_more) !== false };
+	const hasMore = readFlag(pagination.has_more);
+	return { orders, more: orders.length > 0 && hasMore !== false, hasMore };
 }
 
 /**

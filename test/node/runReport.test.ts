@@ -1,0 +1,115 @@
+// What a run tells the user besides its items: execution hints on the node, read back from the run
+// data of n8n's real engine, for runs against the sandbox playing each fault.
+import type { NodeExecutionHint } from 'n8n-workflow';
+import { credentialsFor, runNode } from '../helpers/n8n';
+import { logsSince, mark } from '../helpers/logs';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+const NODE = 'Marketplace Partner';
+type Run = Awaited<ReturnType<typeof runNode>>;
+const hintsOf = ({ run }: Run): NodeExecutionHint[] => run.data.resultData.runData[NODE]?.[0]?.hints ?? [];
+const messages = (run: Run) => hintsOf(run).map((h) => h.message);
+
+describe('the run tells the user what happened (execution hints)', () => {
+	let sb: RunningSandbox;
+	let products: number[];
+	const credentials = () => credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
+	const stock = (rows: Array<{ product_id: number; stock: number }>, extra: Record<string, unknown> = {}) =>
+		runNode({ parameters: { resource: 'stock', operation: 'update', ...extra }, typeVersion: 2, items: rows, credentials: credentials(), continueOnFail: true });
+
+	beforeAll(async () => {
+		sb = await startSandbox({ orders: 260, products: 60 });
+		const all: Array<{ product_id: number; variant_combination_ids: number[] }> = await sb.control('GET', '/products?sellerId=1001');
+		products = all.filter((p) => p.variant_combination_ids.length === 0).map((p) => p.product_id);
+	});
+	beforeEach(async () => {
+		await sb.control('POST', '/faults/reset');
+		await sb.control('POST', '/style/reset');
+	});
+	afterAll(() => sb.close());
+
+	test('a clean run has no hints', async () => {
+		const run = await stock([{ product_id: products[0], stock: 3 }]);
+		expect(run.error).toBeUndefined();
+		expect(hintsOf(run)).toEqual([]);
+	});
+
+	test('rows failed, n of N, and where they are; rows refused by Maximum Stock', async () => {
+		const rows = [
+			{ product_id: products[0], stock: 5 },
+			{ product_id: products[1], stock: -3 },
+			{ product_id: products[2], stock: 5000 },
+			{ product_id: 99999, stock: 1 },
+			{ product_id: products[3], stock: 6 },
+		];
+		const logged = mark();
+		const run = await stock(rows, { options: { maxStock: 1000 } });
+		expect(run.items.filter((i) => i.json.error)).toHaveLength(3);
+		expect(hintsOf(run)).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					'3 of 5 rows failed and changed no stock: they are in its output as items with an "error" field, each with its row in details.itemIndex (counted from 0). Fix those rows and run them again.',
+			},
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message: '1 row was refused before sending: stock above the Maximum Stock of 1000. If the values are right, raise Maximum Stock under Options.',
+			},
+		]);
+		// The same facts in n8n's log, which n8n versions without hints (and failed runs) still have.
+		for (const hint of hintsOf(run)) expect(logsSince(logged)).toContain(`${NODE}: ${hint.message}`);
+
+		const toErrorOutput = await runNode({
+			parameters: { resource: 'stock', operation: 'update', options: { maxStock: 5 } },
+			typeVersion: 2,
+			items: rows,
+			credentials: credentials(),
+			onError: 'continueErrorOutput',
+		});
+		expect(messages(toErrorOutput)).toEqual([
+			expect.stringMatching(/^4 of 5 rows failed and changed no stock: they are on the node's error output, /),
+			expect.stringMatching(/^2 rows were refused before sending: stock above the Maximum Stock of 5\. /),
+		]);
+	});
+
+	test('waits on 429s and outages: how many, and how long the run stood still', async () => {
+		await sb.control('POST', '/faults', { next429: 2, retryAfterSec: 1, next5xx: 1 });
+		const run = await stock([{ product_id: products[4], stock: 7 }], { options: { concurrency: 1 } });
+		expect(run.error).toBeUndefined();
+		const [busy] = messages(run);
+		expect(busy).toMatch(
+			/^The API was busy: 2 answers were 429 \(rate limit\) and 1 5xx or no answer, each retried until it went through; the run waited (2|3) s with nothing sent\. Lower Concurrency under Options if the API limits you often\.$/,
+		);
+	});
+
+	test('a clock corrected: by how much, which way, what to do', async () => {
+		await sb.control('POST', '/faults', { clockSkewSec: 400 });
+		const run = await stock([{ product_id: products[5], stock: 8 }]);
+		expect(run.error).toBeUndefined();
+		expect(messages(run)).toEqual([
+			expect.stringMatching(/^This n8n's clock is (399|400|401) s behind the API's, so the node signed with the API's time\. Set the clock of the n8n host right \(NTP\)\.$/),
+		]);
+	});
+
+	test('pages capped by the API, and has_more left out', async () => {
+		await sb.control('POST', '/style', { pageCap: 50 });
+		const capped = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true, simplify: false }, credentials: credentials() });
+		expect(capped.items).toHaveLength(260);
+		expect(messages(capped)).toEqual([
+			'The API returned at most 50 order items per page although asked for 100; the node read on page by page, so nothing was missed.',
+		]);
+
+		await sb.control('POST', '/style', { pageCap: 0, hasMoreStyle: 'absent' });
+		const absent = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true, simplify: false }, credentials: credentials() });
+		expect(absent.items).toHaveLength(260);
+		expect(messages(absent)).toEqual(['The API left out pagination.has_more, so the node read one page more to see where the list ends.']);
+
+		// A short last page is the end of the list, not a cap.
+		await sb.control('POST', '/style/reset');
+		const plain = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true, simplify: false }, credentials: credentials() });
+		expect(plain.items).toHaveLength(260);
+		expect(messages(plain)).toEqual([]);
+	});
+});
