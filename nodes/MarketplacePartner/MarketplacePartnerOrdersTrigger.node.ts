@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiCredentials, apiRequest } from './transport';
-import { OffsetCheck, readOrdersPage } from './transport/answers';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from './transport/answers';
 import { runPolicyOf, startRun } from './transport/runPolicy';
 import { tellUser } from './transport/runReport';
 import { mapWithConcurrency } from './transport/concurrency';
@@ -265,9 +265,9 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 		let expectFirst: string | undefined;
 		for (let offset = 0; ; ) {
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
-			const { orders, more, hasMore } = readOrdersPage(data);
+			const { orders, more } = readOrdersPage(data);
 			offsets.page(orders, offset);
-			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMore);
+			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMoreOf(data));
 			for (const order of orders) entries.push(order);
 			if (expectFirst !== undefined && String(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;

@@ -25,8 +25,6 @@ export interface OrdersPage {
 	orders: IDataObject[];
 	/** Whether to ask for the page after this one. */
 	more: boolean;
-	/** has_more as the API wrote it; undefined when it left it out (or wrote something unreadable). */
-	hasMore: boolean | undefined;
 }
 
 /**
@@ -37,9 +35,12 @@ export interface OrdersPage {
  */
 export function readOrdersPage(data: IDataObject): OrdersPage {
 	const orders = Array.isArray(data.orders) ? (data.orders as IDataObject[]) : [];
-	const pagination = (data.pagination ?? {}) as IDataObject;
-	const hasMore = readFlag(pagination.has_more);
-	return { orders, more: orders.length > 0 && hasMore !== false, hasMore };
+	return { orders, more: orders.length > 0 && hasMoreOf(data) !== false };
+}
+
+/** has_more as the API wrote it; undefined when it left it out (or wrote something unreadable). */
+export function hasMoreOf(data: IDataObject): boolean | undefined {
+	return readFlag(((data.pagination ?? {}) as IDataObject).has_more);
 }
 
 /**

@@ -4,7 +4,7 @@ import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
 import { apiCredentials, apiRequest } from '../../transport';
-import { OffsetCheck, readOrdersPage } from '../../transport/answers';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from '../../transport/answers';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 import { simplifyOption } from './simplify';
@@ -113,9 +113,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
 				itemIndex: i,
 			});
-			const { orders, more, hasMore } = readOrdersPage(data);
+			const { orders, more } = readOrdersPage(data);
 			offsets.page(orders, offset);
-			runPolicyOf(this).report.page(offset, pageSize, orders.length, hasMore);
+			runPolicyOf(this).report.page(offset, pageSize, orders.length, hasMoreOf(data));
 			for (const order of orders.slice(0, limit - orderItems.length)) {
 				const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
 				orderItems.push({ json, pairedItem: { item: i } });
