@@ -28,7 +28,7 @@ export class RunReport {
 	/** A short page of the current walk: a cap if the walk goes on. */
 	private shortPage: { asked: number; got: number } | undefined;
 	private hasMoreAbsent = false;
-	private rows: { total: number; failed: number; refused: number; maxStock?: number; errorOutput: boolean } | undefined;
+	private rows: { total: number; failed: number; refused: number; maxStock?: number } | undefined;
 	private window: { since: string; seconds: number; repeats: number } | undefined;
 	private unsettled: string | undefined;
 
@@ -80,12 +80,10 @@ export class RunReport {
 		const facts: Fact[] = [];
 		const { rows } = this;
 		if (rows && rows.failed > 0) {
-			const where = rows.errorOutput
-				? "on the node's error output"
-				: 'in its output as items with an "error" field';
+			// Not which output: n8n 2 sends them down the error output when the node has one, n8n 1 does not.
 			facts.push({
 				type: 'warning',
-				message: `${rows.failed} of ${rows.total} rows failed and changed no stock: they are ${where}, each with its row in details.itemIndex (counted from 0). Fix those rows and run them again.`,
+				message: `${rows.failed} of ${rows.total} rows failed and changed no stock: they are the items with an "error" field, each with its row in details.itemIndex (counted from 0). Fix those rows and run them again.`,
 			});
 		}
 		if (rows && rows.refused > 0) {

@@ -376,7 +376,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results);
 	// Under Continue On Fail: how many rows became error items, for the run's report.
 	const failed = (results as INodeExecutionData[]).filter((r) => r.json.error !== undefined).length;
-	policy.report.stockRows({ total: items.length, failed, refused, maxStock: guard.maxStock, errorOutput: this.getNode().onError === 'continueErrorOutput' });
+	policy.report.stockRows({ total: items.length, failed, refused, maxStock: guard.maxStock });
 	return results as INodeExecutionData[];
 }
 
