@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // What an Orders Trigger poll tells the user besides its items. n8n has no execution hints for
 // polls, so it goes to n8n's log (n8n-core's logger, recorded by test/setup-env.ts): a window read
 // again after a restart, a list that kept moving, capped pages. Polls through n8n-core's poll
