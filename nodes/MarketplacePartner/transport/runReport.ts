@@ -155,13 +155,10 @@ function seconds(ms: number): string {
  */
 export function tellUser(context: ApiContext, report: RunReport): void {
 	const facts = report.facts();
-	if (facts.length === 0) return;
 	const hints = context as Partial<{ addExecutionHints(...hints: NodeExecutionHint[]): void }>;
 	if (typeof hints.addExecutionHints === 'function') {
 		hints.addExecutionHints(...facts.map((fact): NodeExecutionHint => ({ ...fact, location: 'outputPane' })));
 	}
 	const { name } = context.getNode();
-	for (const { type, message } of facts) {
-		context.logger[type === 'warning' ? 'warn' : 'info'](`${name}: ${message}`, { node: name, workflowId: context.getWorkflow().id });
-	}
+	for (const { type, message } of facts) context.logger[type === 'warning' ? 'warn' : 'info'](`${name}: ${message}`);
 }
