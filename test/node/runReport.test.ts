@@ -80,7 +80,7 @@ describe('the run tells the user what happened (execution hints)', () => {
 		expect(run.error).toBeUndefined();
 		const [busy] = messages(run);
 		expect(busy).toMatch(
-			/^The API was busy: 2 answers were 429 \(rate limit\) and 1 5xx or no answer, each retried until it went through; the run waited (2|3) s with nothing sent\. Lower Concurrency under Options if the API limits you often\.$/,
+			/^The API was busy: 2 answers were 429 \(rate limit\) and 1 5xx or no answer, each retried until it went through; the run waited (2|3) s with nothing sent\. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit\.$/,
 		);
 	});
 
@@ -161,7 +161,7 @@ describe('the report of a run, fact by fact', () => {
 		report.standingStill(true, 2500); // still standing: counted from the first
 		report.standingStill(false, 2900);
 		const busy = (limited: string, other: number, waited: string) =>
-			`The API was busy: ${limited} (rate limit) and ${other} 5xx or no answer, each retried until it went through; the run waited ${waited} with nothing sent. Lower Concurrency under Options if the API limits you often.`;
+			`The API was busy: ${limited} (rate limit) and ${other} 5xx or no answer, each retried until it went through; the run waited ${waited} with nothing sent. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit.`;
 		expect(told(report)).toEqual([busy('1 answer was 429', 1, 'less than a second')]);
 		report.standingStill(true, 5000);
 		// A run told while it stands still counts up to then.

@@ -99,7 +99,7 @@ export class RunReport {
 				type: 'info',
 				message:
 					`The API was busy: ${count(this.rateLimited, 'answer')} ${this.rateLimited === 1 ? 'was' : 'were'} 429 (rate limit) and ${other} 5xx or no answer, each retried until it went through; ` +
-					`the run waited ${seconds(still)} with nothing sent. Lower Concurrency under Options if the API limits you often.`,
+					`the run waited ${seconds(still)} with nothing sent. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit.`,
 			});
 		}
 		const off = Math.abs(this.clockOffsetSec);
