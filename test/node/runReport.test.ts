@@ -129,6 +129,7 @@ describe('the report of a run, fact by fact', () => {
 		expect(walk([[0, 50, false]])).toEqual([]);
 		expect(walk([[0, 50, true]])).toEqual([cap(50)]);
 		expect(walk([[0, 40, true], [40, 50, true], [90, 10, false]])).toEqual([cap(50)]);
+		expect(walk([[0, 50, true], [50, 40, true], [90, 10, false]])).toEqual([cap(50)]);
 		expect(walk([[0, 50, false], [50, 50, false]])).toEqual([cap(50)]);
 		// A short last page, then the next walk (another item's) from offset 0: no cap.
 		expect(walk([[0, 100, true], [100, 7, false], [0, 100, false]])).toEqual([]);
@@ -163,6 +164,9 @@ describe('the report of a run, fact by fact', () => {
 		const busy = (limited: string, other: number, waited: string) =>
 			`The API was busy: ${limited} (rate limit) and ${other} 5xx or no answer, each retried until it went through; the run waited ${waited} with nothing sent. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit.`;
 		expect(told(report)).toEqual([busy('1 answer was 429', 1, 'less than a second')]);
+		report.standingStill(true, 3000);
+		report.standingStill(false, 3100); // 1 s in all, to the millisecond
+		expect(told(report)).toEqual([busy('1 answer was 429', 1, '1 s')]);
 		report.standingStill(true, 5000);
 		// A run told while it stands still counts up to then.
 		expect(told(report, 5600)).toEqual([busy('1 answer was 429', 1, '2 s')]);
@@ -170,6 +174,18 @@ describe('the report of a run, fact by fact', () => {
 		report.limited();
 		report.failed();
 		expect(told(report, 9000)).toEqual([busy('2 answers were 429', 1, '2 s')]);
+	});
+
+	test('failed and refused rows are warnings, everything else information', () => {
+		const report = new RunReport();
+		report.stockRows({ total: 2, failed: 1, refused: 1, maxStock: 10 });
+		report.failed();
+		report.clockOffsetSec = 60;
+		report.page(0, 100, 50, true);
+		report.page(50, 100, 3, undefined);
+		report.windowReread('2026-06-01 10:00:00', 300, 2);
+		report.windowUnsettled('2026-06-01 10:00:00');
+		expect(report.facts().map((f) => f.type)).toEqual(['warning', 'warning', 'info', 'info', 'info', 'info', 'info', 'info']);
 	});
 
 	test('rows and windows, in the singular and the plural', () => {
@@ -204,6 +220,9 @@ describe('the run stands still only while nothing is in flight and a request wai
 		expect(await retry).toBe(true);
 		await policy.acquire(true);
 		await jest.advanceTimersByTimeAsync(5000); // in flight again: not standing still
+		policy.answered();
+		policy.release();
+		await jest.advanceTimersByTimeAsync(5000); // done waiting, nothing in flight: idle, not standing still
 		expect(waited(policy)).toBe('3 s');
 	});
 
