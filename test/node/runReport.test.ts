@@ -208,16 +208,20 @@ describe('the report of a run, fact by fact', () => {
 describe('the run stands still only while nothing is in flight and a request waits to retry', () => {
 	beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
 	afterEach(() => jest.useRealTimers());
-	const waited = (policy: RunPolicy) => /the run waited (.+) with nothing sent/.exec(policy.report.facts().map((f) => f.message).join(' '))?.[1];
-
-	test('alone: the whole wait counts', async () => {
-		const policy = new RunPolicy({ concurrency: 2 });
-		await policy.acquire(false);
+	/** A request in flight fails and waits 3 s to retry. */
+	const failAndWait = async (policy: RunPolicy) => {
 		policy.failed();
 		policy.release();
 		const retry = policy.waitToRetry(3000, 'HTTP 503');
 		await jest.advanceTimersByTimeAsync(3000);
 		expect(await retry).toBe(true);
+	};
+	const waited = (policy: RunPolicy) => /the run waited (.+) with nothing sent/.exec(policy.report.facts().map((f) => f.message).join(' '))?.[1];
+
+	test('alone: the whole wait counts', async () => {
+		const policy = new RunPolicy({ concurrency: 2 });
+		await policy.acquire(false);
+		await failAndWait(policy);
 		await policy.acquire(true);
 		await jest.advanceTimersByTimeAsync(5000); // in flight again: not standing still
 		policy.answered();
@@ -233,11 +237,7 @@ describe('the run stands still only while nothing is in flight and a request wai
 		await jest.advanceTimersByTimeAsync(5000); // idle, nothing waiting
 		await policy.acquire(false);
 		await policy.acquire(false);
-		policy.failed();
-		policy.release();
-		const retry = policy.waitToRetry(3000, 'HTTP 503');
-		await jest.advanceTimersByTimeAsync(3000);
-		expect(await retry).toBe(true);
+		await failAndWait(policy);
 		expect(waited(policy)).toBe('less than a second');
 	});
 });
