@@ -7,8 +7,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiCredentials, apiRequest } from './transport';
-import { OffsetCheck, readOrdersPage } from './transport/answers';
-import { startRun } from './transport/runPolicy';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from './transport/answers';
+import { runPolicyOf, startRun } from './transport/runPolicy';
+import { tellUser } from './transport/runReport';
 import { mapWithConcurrency } from './transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
 import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from './helpers/orderChanges';
@@ -24,6 +25,9 @@ type OrderEvent = 'order.created' | 'order.updated';
 // Polls of one trigger that are still running: n8n does not stop a poll from starting while the
 // last one runs, and two polls of the same state would both emit the same changes.
 const running = new Set<string>();
+// Activations that have polled: n8n makes one poll context per activation (on start, activation or
+// update), so a first poll through a context that finds saved state resumes where the last one stopped.
+const polledActivations = new WeakSet<IPollFunctions>();
 
 export class MarketplacePartnerOrdersTrigger implements INodeType {
 	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
@@ -138,21 +142,34 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		if (events.length === 0) throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events.');
 		// Each poll is a run of its own (retries, credential read): n8n reuses one context for every
 		// poll of an activation.
-		startRun(this);
-
-		if (this.getMode() === 'manual') {
-			const sample = await latestChange.call(this, events, status);
-			return sample ? [await withDetail.call(this, [sample], options)] : null;
-		}
-
-		const lock = `${this.getWorkflow().id}:${this.getNode().id}`;
-		if (running.has(lock)) return null; // the running poll commits; the next one continues from there
-		running.add(lock);
+		const policy = startRun(this);
 		try {
-			return await pollChanges.call(this, events, status, options);
+			return await pollOnce.call(this, events, status, options);
 		} finally {
-			running.delete(lock);
+			// Polls have no execution hints in n8n: what the poll met goes to n8n's log.
+			tellUser(this, policy.report);
 		}
+	}
+}
+
+async function pollOnce(
+	this: IPollFunctions,
+	events: OrderEvent[],
+	status: string | undefined,
+	options: IDataObject,
+): Promise<INodeExecutionData[][] | null> {
+	if (this.getMode() === 'manual') {
+		const sample = await latestChange.call(this, events, status);
+		return sample ? [await withDetail.call(this, [sample], options)] : null;
+	}
+
+	const lock = `${this.getWorkflow().id}:${this.getNode().id}`;
+	if (running.has(lock)) return null; // the running poll commits; the next one continues from there
+	running.add(lock);
+	try {
+		return await pollChanges.call(this, events, status, options);
+	} finally {
+		running.delete(lock);
 	}
 }
 
@@ -196,12 +213,16 @@ async function pollChanges(
 	const windowStartMs = parseApiDate(windowStart) ?? -Infinity;
 	const added: Array<[string, string]> = [];
 	const emitted: INodeExecutionData[] = [];
+	let repeats = 0;
 	let newest: number | undefined;
 	for (const entry of entries) {
 		const updatedMs = parseApiDate(entry.updated_at);
 		if (updatedMs !== undefined) newest = Math.max(newest ?? updatedMs, updatedMs);
 		const key = changeKey(entry);
-		if (keys.has(key)) continue;
+		if (keys.has(key)) {
+			repeats++;
+			continue;
+		}
 		keys.add(key);
 		added.push([String(entry.updated_at), key]);
 		const id = String(entry.order_item_id);
@@ -219,6 +240,12 @@ async function pollChanges(
 	const output = await withDetail.call(this, emitted, options);
 	const seen = remember(state?.seen ?? {}, added, since);
 	Object.assign(staticData, { version: 1, since, seen });
+	const report = runPolicyOf(this).report;
+	if (state && !polledActivations.has(this)) {
+		report.windowReread(windowStart, Math.round((wallClockMs(startedMs, timeZone) - windowStartMs) / 1000), repeats);
+	}
+	if (!settled) report.windowUnsettled(windowStart);
+	polledActivations.add(this);
 	return output.length ? [output] : null;
 }
 
@@ -240,6 +267,7 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
 			const { orders, more } = readOrdersPage(data);
 			offsets.page(orders, offset);
+			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMoreOf(data));
 			for (const order of orders) entries.push(order);
 			if (expectFirst !== undefined && String(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;

@@ -21,6 +21,8 @@ async function execute(userFolder: string, workflowId: string): Promise<Run> {
 	return parseRawOutput(out);
 }
 
+const STOCK_WORKFLOW_ID = 'mpExStockSync1';
+
 const output = (run: Run, node: string, index = 0): Array<Record<string, any>> => nodeOutput(run.data.resultData.runData, node, index);
 
 /**
@@ -247,7 +249,7 @@ describe('the examples in real n8n', () => {
 
 	describe('with n8n started', () => {
 		let n8n: { url: string; stop(): Promise<void>; output(): string };
-		const { rest, runData } = n8nRest(() => n8n.url);
+		const { rest, runData, executionData } = n8nRest(() => n8n.url);
 
 		const executions = async (workflowId = TRIGGER_WORKFLOW_ID) =>
 			(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`)).json.data.results as Array<{ id: string; status: string }>;
@@ -361,7 +363,32 @@ describe('the examples in real n8n', () => {
 			expect(items).toEqual(expect.arrayContaining([...wanted, third].map((w) => expect.objectContaining(w))));
 			const keys = items.map(key);
 			expect(keys.length - new Set(keys).size).toBe(0);
+			// Polls have no execution hints: the first poll after the restart says in n8n's log which
+			// window it read again.
+			expect(n8n.output()).toMatch(
+				/Order Changes: First poll since n8n started or the workflow was activated: read again the changes since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+ s back\), where the last poll stopped; \d+ already emitted before (was|were) dropped\./,
+			);
 		}, 300_000);
+
+		test('Spreadsheet to stock run as the editor runs it: the execution data holds the hint n8n shows on the node', async () => {
+			const workflowData = (await rest('GET', `/workflows/${STOCK_WORKFLOW_ID}`)).json.data;
+			const started = await rest('POST', `/workflows/${STOCK_WORKFLOW_ID}/run`, { workflowData, triggerToStartFrom: { name: 'Start' } });
+			expect(started.status).toBe(200);
+			const id: string = started.json.data.executionId;
+			for (let i = 0; (await rest('GET', `/executions/${id}`)).json?.data?.status !== 'success'; i++) {
+				if (i > 240) throw new Error(`execution ${id} did not succeed`);
+				await new Promise((r) => setTimeout(r, 500));
+			}
+			const hints = (await executionData(id))!.resultData.runData['Update Stock'][0] as unknown as { hints: unknown };
+			expect(hints.hints).toEqual([
+				{
+					type: 'warning',
+					location: 'outputPane',
+					message:
+						'3 of 8 rows failed and changed no stock: they are the items with an "error" field, each with its row in details.itemIndex (counted from 0). Fix those rows and run them again.',
+				},
+			]);
+		});
 
 		test('a tampered delivery is answered 401 and starts no execution', async () => {
 			// Deliveries of earlier tests that met n8n stopped are still being retried: let them land first.

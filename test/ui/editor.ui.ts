@@ -180,6 +180,10 @@ describe('the editor in a real browser', () => {
 
 		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Update Stock' }).dblclick();
 		await expect(ndv.getByText('old_stock').first()).toBeVisibleSoon();
+		// What the run met besides its items: the node's execution hint, over its output.
+		const hint = ndv.locator('[data-test-id="run-data-hints"]');
+		await expect(hint.getByText('3 of 8 rows failed and changed no stock: they are the items with an "error" field', { exact: false })).toBeVisibleSoon();
+		await shot('stock-update-hint', ndv.locator('[data-test-id="output-panel"]'));
 		// n8n's resource mapper, in the mode the example uses: the columns are read from each row.
 		await shot('stock-update-parameters', ndv);
 		const mappingMode = ndv.locator('[data-test-id="mapping-mode-select"]');

@@ -5,6 +5,7 @@ import * as order from './order/Order.resource';
 import * as stock from './stock/Stock.resource';
 import { readRunOptions } from './runOptions';
 import { startRun } from '../transport/runPolicy';
+import { tellUser } from '../transport/runReport';
 
 type Operation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 
@@ -22,6 +23,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	// One retry policy for every request of this run: retries follow the run's progress.
-	startRun(this, readRunOptions(this));
-	return [await run.execute.call(this)];
+	const policy = startRun(this, readRunOptions(this));
+	try {
+		return [await run.execute.call(this)];
+	} finally {
+		// What the run met that its items do not show (waits, a corrected clock, failed rows…).
+		tellUser(this, policy.report);
+	}
 }

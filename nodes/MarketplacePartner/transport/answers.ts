@@ -35,8 +35,12 @@ export interface OrdersPage {
  */
 export function readOrdersPage(data: IDataObject): OrdersPage {
 	const orders = Array.isArray(data.orders) ? (data.orders as IDataObject[]) : [];
-	const pagination = (data.pagination ?? {}) as IDataObject;
-	return { orders, more: orders.length > 0 && readFlag(pagination.has_more) !== false };
+	return { orders, more: orders.length > 0 && hasMoreOf(data) !== false };
+}
+
+/** has_more as the API wrote it; undefined when it left it out (or wrote something unreadable). */
+export function hasMoreOf(data: IDataObject): boolean | undefined {
+	return readFlag(((data.pagination ?? {}) as IDataObject).has_more);
 }
 
 /**

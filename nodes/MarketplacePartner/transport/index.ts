@@ -162,6 +162,7 @@ async function send(
 		const headers: IDataObject = {};
 		const offset = clockOffsets.get(credentials.baseUrl);
 		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
+		policy.report.clockOffsetSec = offset ?? 0;
 
 		const sentAt = Date.now();
 		const timeoutMs = policy.timeoutMs(REQUEST_TIMEOUT_MS);

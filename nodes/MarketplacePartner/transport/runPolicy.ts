@@ -3,6 +3,7 @@
 // the whole run slows down together.
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { RunReport } from './runReport';
 
 /** Where apiRequest may be called from: an action node's execute() or a polling trigger's poll(). */
 export type ApiContext = IExecuteFunctions | IPollFunctions;
@@ -60,6 +61,8 @@ export interface StopReason {
 export class RunPolicy {
 	readonly giveUpAfterMs: number;
 	readonly maxInFlight: number;
+	/** What this run met that its items do not show, told to the user at its end. */
+	readonly report = new RunReport();
 	/** Requests allowed in flight now: halved when 429s come in a row, grown by one per round of answers. */
 	private window: number;
 	/** Requests per second the run may start; Infinity until the API first says it is too many. */
@@ -77,6 +80,8 @@ export class RunPolicy {
 	private windowAnswers = 0;
 	private windowLimited = 0;
 	private inFlight = 0;
+	/** Requests waiting out a retry: with none in flight, the run stands still. */
+	private retrying = 0;
 	private readonly queue: Array<{ retry: boolean; grant: (granted: boolean) => void }> = [];
 	private pausedUntil = 0;
 	private lastDecreaseAt = 0;
@@ -133,12 +138,14 @@ export class RunPolicy {
 	 */
 	release(final = false): void {
 		this.inFlight--;
+		this.noteStandingStill();
 		if (final) void sleep(0).then(() => this.dispatch());
 		else this.dispatch();
 	}
 
 	/** A request failed for a passing reason and will be retried. */
 	failed(): void {
+		this.report.failed();
 		this.failureStreak++;
 		if (this.inWindow()) this.windowAnswers++;
 	}
@@ -165,6 +172,7 @@ export class RunPolicy {
 	 */
 	rateLimited(sentAt: number, retryAfterMs: number | undefined): void {
 		const now = Date.now();
+		this.report.limited();
 		if (this.inWindow()) this.windowLimited++;
 		if (++this.rateLimitStreak >= Math.max(RATE_LIMIT_STREAK_MIN, Math.ceil(this.window * RATE_LIMIT_STREAK_SHARE))) {
 			// Multiplicative decrease and pause, once per round trip: 429s for requests sent before
@@ -199,6 +207,17 @@ export class RunPolicy {
 	 * run gives up, and every request still waiting is released unsent).
 	 */
 	async waitToRetry(waitMs: number, cause: string, itemIndex?: number): Promise<boolean> {
+		this.retrying++;
+		this.noteStandingStill();
+		try {
+			return await this.sleepToRetry(waitMs, cause, itemIndex);
+		} finally {
+			this.retrying--;
+			this.noteStandingStill();
+		}
+	}
+
+	private async sleepToRetry(waitMs: number, cause: string, itemIndex?: number): Promise<boolean> {
 		const readyAt = Date.now() + waitMs;
 		for (;;) {
 			if (this.stopReason) return false;
@@ -231,6 +250,10 @@ export class RunPolicy {
 		this.stopReason = reason;
 		this.signalStopped();
 		for (const waiting of this.queue.splice(0)) waiting.grant(false);
+	}
+
+	private noteStandingStill(): void {
+		this.report.standingStill(this.inFlight === 0 && this.retrying > 0);
 	}
 
 	/** Answers of requests sent before a pause come in during it: the window after it starts empty. */
@@ -289,6 +312,7 @@ export class RunPolicy {
 				this.nextStartAt = Math.max(this.nextStartAt, now - interval) + interval;
 			}
 			this.inFlight++;
+			this.noteStandingStill();
 			this.queue.shift()!.grant(true);
 		}
 	}

@@ -4,7 +4,8 @@ import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
 import { apiCredentials, apiRequest } from '../../transport';
-import { OffsetCheck, readOrdersPage } from '../../transport/answers';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from '../../transport/answers';
+import { runPolicyOf } from '../../transport/runPolicy';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 import { simplifyOption } from './simplify';
 import { valueName } from '../tool';
@@ -114,6 +115,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			});
 			const { orders, more } = readOrdersPage(data);
 			offsets.page(orders, offset);
+			runPolicyOf(this).report.page(offset, pageSize, orders.length, hasMoreOf(data));
 			for (const order of orders.slice(0, limit - orderItems.length)) {
 				const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
 				orderItems.push({ json, pairedItem: { item: i } });

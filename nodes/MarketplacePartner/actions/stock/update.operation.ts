@@ -297,6 +297,9 @@ interface Guard {
 	requireExternalRef: boolean;
 }
 
+/** A row the guard's Maximum Stock refused: counted for the run's report. */
+class RefusedByGuard extends Error {}
+
 /** The request body of a row, in the API's field order; every value checked before anything is sent. */
 function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard): IDataObject {
 	const body: IDataObject =
@@ -305,7 +308,7 @@ function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard): I
 			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
 	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' }) as number;
 	if (stock > (guard.maxStock ?? Infinity)) {
-		throw new Error(
+		throw new RefusedByGuard(
 			`${label('stock')} ${stock} is above the Maximum Stock of ${guard.maxStock} this workflow allows, so nothing was sent. Send ${guard.maxStock} or less, or have the workflow's Maximum Stock raised if ${stock} is right.`,
 		);
 	}
@@ -344,11 +347,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	// Every row is checked before anything is sent: a bad value never reaches the API, and without
 	// Continue On Fail a sheet with a bad row changes no stock at all.
+	let refused = 0;
 	const prepared: Prepared[] = items.map((item, i) => {
 		try {
 			const row = readRow(item, i);
 			return { body: bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard) };
 		} catch (error) {
+			if (error instanceof RefusedByGuard) refused++;
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };
 		}
 	});
@@ -386,6 +391,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const stoppedAt = policy.stopReasonIfAny?.itemIndex;
 	const failure = (stoppedAt !== undefined && results[stoppedAt] instanceof Error ? results[stoppedAt] : undefined) ?? results.find((r) => r instanceof Error);
 	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results);
+	// Under Continue On Fail: how many rows became error items, for the run's report.
+	const failed = (results as INodeExecutionData[]).filter((r) => r.json.error !== undefined).length;
+	policy.report.stockRows({ total: items.length, failed, refused, maxStock: guard.maxStock });
 	return results as INodeExecutionData[];
 }
 
