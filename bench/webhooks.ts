@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- benchmark code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run bench:webhooks [-- --quick] [-- --n=5000] [-- --single | --queue] [-- --scenarios=form,triggerEmpty]
-// [-- --env=defaults --env=N8N_EXPRESSION_ENGINE_POOL_SIZE=2] [-- --webhook-processes=2]`: the Marketplace
+// [-- --env=defaults --env=N8N_EXPRESSION_ENGINE_POOL_SIZE=2] [-- --webhook-processes=2] [-- --results=name.json]`: the Marketplace
 // Partner Trigger inside the real n8n (.state/runtime) under a burst of signed deliveries, beside
 // two of n8n's own triggers, each followed by the same No-Op node: the Webhook node with Header
 // Auth (what a user builds by hand; n8n skips its expression isolate for it) and the Form Trigger
@@ -9,7 +9,7 @@
 // the Form Trigger gets the same JSON as a form field) at a fixed concurrency; for each scenario a
 // fresh n8n process (or, in queue mode, fresh webhook processes and worker), so that each one's
 // memory starts from the same point. Prints one table, memory over the run, and each target as
-// met/missed; writes bench/results/webhooks.json. n8n runs on its defaults; each --env is one more
+// met/missed; writes bench/results/webhooks.json (or --results). n8n runs on its defaults; each --env is one more
 // run with those settings (`defaults`: none).
 // A scenario stops early when one n8n process passes RSS_LIMIT_MIB: this machine is shared.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -277,9 +277,17 @@ interface Installation {
 	stop(): Promise<void>;
 }
 
+/** n8n's own warnings about deprecated settings at start-up, once per kind of process, for whoever reads the run. */
+const deprecationsReported = new Set<string>();
+function reportDeprecations(kind: string, startUpLog: string) {
+	const warning = /There (?:is a deprecation|are deprecations) related to your n8n setup[^]*?\n\n/.exec(startUpLog)?.[0];
+	if (deprecationsReported.has(kind) || !warning) return;
+	deprecationsReported.add(kind);
+	process.stderr.write(`n8n ${kind} at start-up: ${warning}`);
+}
+
 async function singleProcess(tarball: string, env: IDataObject, record: IDataObject): Promise<Installation> {
-	const userFolder = path.join(STATE, 'bench-webhooks', 'single');
-	rmSync(userFolder, { recursive: true, force: true });
+	const userFolder = path.join(STATE, 'bench-webhooks', `single-${process.pid}`);
 	mkdirSync(userFolder, { recursive: true });
 	await prepare(userFolder, {}, tarball, record);
 	let n8n: { url: string; child: { pid: number }; output(): string; stop(): Promise<void> } | undefined;
@@ -288,13 +296,15 @@ async function singleProcess(tarball: string, env: IDataObject, record: IDataObj
 		async fresh() {
 			await n8n?.stop();
 			n8n = await startN8n(userFolder, { port: await freePort(), extraEnv: env });
-			// n8n's start-up log (its deprecation warnings among it), for whoever reads the run.
-			writeFileSync(path.join(userFolder, 'n8n-start.log'), n8n!.output());
+			reportDeprecations('start', n8n!.output());
 			if ((await rest('POST', '/owner/setup', OWNER)).status !== 200) await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
 			return { bases: [n8n!.url], pids: { n8n: n8n!.child.pid } };
 		},
 		executions: (workflowId) => countExecutions(rest, workflowId),
-		stop: async () => n8n?.stop(),
+		async stop() {
+			await n8n?.stop();
+			rmSync(userFolder, { recursive: true, force: true });
+		},
 	};
 }
 
@@ -303,7 +313,7 @@ async function queueMode(tarball: string, env: IDataObject, record: IDataObject,
 	const webhookNames = Array.from({ length: webhookProcesses }, (_, i) => (i === 0 ? 'webhook' : `webhook${i + 1}`));
 	await prepare(q.userFolder('main'), q.env, tarball, record);
 	for (const name of ['worker', ...webhookNames]) installPackageInto(q.userFolder(name), tarball);
-	await q.start('main');
+	reportDeprecations('start (main)', (await q.start('main')).output());
 	const { rest } = n8nRest(() => q.process('main').url);
 	if ((await rest('POST', '/owner/setup', OWNER)).status !== 200) throw new Error('owner set-up failed');
 	const webhookPorts = await Promise.all(webhookNames.map(() => freePort()));
@@ -313,6 +323,8 @@ async function queueMode(tarball: string, env: IDataObject, record: IDataObject,
 			const [worker, ...webhooks] = await Promise.all([q.start('worker'), ...webhookNames.map((name, i) => q.start(name, { port: webhookPorts[i] }))]);
 			const pids: Record<string, number> = { main: q.process('main').child.pid, worker: worker.child.pid };
 			webhookNames.forEach((name, i) => (pids[name] = webhooks[i].child.pid));
+			reportDeprecations('worker', worker.output());
+			reportDeprecations('webhook', webhooks[0].output());
 			return { bases: webhooks.map((w: { url: string }) => w.url), pids };
 		},
 		executions: (workflowId) => countExecutions(rest, workflowId),
@@ -482,8 +494,8 @@ export async function runWebhooksBench({
 }): Promise<{ lines: string[]; results: Result[]; recordBytes?: number }> {
 	provision();
 	const tarball = packPackage();
-	const memoryDir = path.join(STATE, 'bench-webhooks', 'memory');
-	rmSync(memoryDir, { recursive: true, force: true });
+	// One folder per bench process: two benches at once must not remove each other's.
+	const memoryDir = path.join(STATE, 'bench-webhooks', `memory-${process.pid}`);
 	mkdirSync(memoryDir, { recursive: true });
 	const record = scenarios.includes('triggerFull') ? await fullRecord() : undefined;
 	const results: Result[] = [];
@@ -499,6 +511,7 @@ export async function runWebhooksBench({
 			}
 		}
 	}
+	rmSync(memoryDir, { recursive: true, force: true });
 	return { lines: report(results, record?.bytes), results, recordBytes: record?.bytes };
 }
 
@@ -513,7 +526,7 @@ if (require.main === module) {
 		.then(({ lines, results, recordBytes }) => {
 			process.stdout.write(`${lines.join('\n')}\n`);
 			mkdirSync(path.join(__dirname, 'results'), { recursive: true });
-			writeFileSync(path.join(__dirname, 'results', 'webhooks.json'), JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, argv: process.argv.slice(2), recordBytes, results }, null, 2));
+			writeFileSync(path.join(__dirname, 'results', option('results') ?? 'webhooks.json'), JSON.stringify({ at: new Date().toISOString(), concurrency: CONCURRENCY, argv: process.argv.slice(2), recordBytes, results }, null, 2));
 			process.exit(0);
 		})
 		.catch((error) => {
