@@ -365,6 +365,8 @@ interface Result {
 	p50: number;
 	p99: number;
 	ok: number;
+	/** Answers by HTTP status. */
+	statuses: Record<string, number>;
 	executions: number;
 	memory: Record<string, { before: MemorySample; half: MemorySample; peak: MemorySample; after: MemorySample }>;
 	/** Resident MiB of each process after every fifth of the deliveries (the first: before any). */
@@ -397,7 +399,7 @@ async function runScenario(mode: string, inst: Installation, scenario: Scenario,
 	const after = snap();
 	const memory = Object.fromEntries(Object.keys(pids).map((name) => [name, { before: before[name], half: half[name], peak: peak[name], after: after[name] }]));
 	const ok = Object.entries(load.statuses).reduce((sum, [status, count]) => sum + (status.startsWith('2') ? count : 0), 0);
-	return { mode, scenario, n, sent, perSecond: sent / load.seconds, p50: percentile(load.latenciesMs, 50), p99: percentile(load.latenciesMs, 99), ok, executions, memory, rssOverRun };
+	return { mode, scenario, n, sent, perSecond: sent / load.seconds, p50: percentile(load.latenciesMs, 50), p99: percentile(load.latenciesMs, 99), ok, statuses: load.statuses, executions, memory, rssOverRun };
 }
 
 const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -411,7 +413,7 @@ const mem = (s: MemorySample) => `${fmt(s.rssMiB)}${s.heapUsedMiB === undefined 
 export function comparisons(results: Result[]) {
 	const peakRise = (r: Result) => Math.max(...Object.values(r.memory).map((m) => m.peak.rssMiB - m.before.rssMiB));
 	const secondHalf = (r: Result) => Math.max(...Object.values(r.memory).map((m) => m.peak.rssMiB - m.half.rssMiB));
-	const exact = (r: Result) => `${SCENARIOS[r.scenario].label} ${r.executions} of ${r.sent}`;
+	const exact = (r: Result) => `${SCENARIOS[r.scenario].label} ${r.executions} of ${r.sent} (answers ${Object.entries(r.statuses).map(([status, count]) => `${count} × ${status}`).join(', ')})`;
 	return results
 		.filter((ours) => ours.scenario === 'triggerEmpty' || ours.scenario === 'triggerFull')
 		.flatMap((ours) => {
@@ -443,7 +445,8 @@ export function comparisons(results: Result[]) {
 				);
 			}
 			const all = [ours, ...[form, webhook].filter((r): r is Result => r !== undefined)];
-			checks.push({ name: 'executions', text: `executions: ${all.map(exact).join('; ')}`, reference: 'deliveries sent', target: 'exactly one per delivery sent', met: all.every((r) => r.executions === r.sent) });
+			// Met by ours alone; the references' counts are beside it (a reference that failed requests under load is not ours).
+			checks.push({ name: 'executions', text: `executions: ${all.map(exact).join('; ')}`, reference: 'deliveries sent', target: 'ours: exactly one per delivery sent, each answered 2xx', met: ours.executions === ours.sent && ours.ok === ours.sent });
 			return [{ mode: ours.mode, scenario: ours.scenario, label: SCENARIOS[ours.scenario].label, ours, checks }];
 		});
 }
