@@ -41,8 +41,9 @@ export async function startTriggerServer(
 	store: StaticDataStore = { json: '{}' },
 	workflowId = `wf-${Math.random()}`,
 	n8nLine: N8nLine = 2,
+	// The benchmark passes the built class (dist/), what users install.
+	trigger: MarketplacePartnerTrigger = new MarketplacePartnerTrigger(),
 ): Promise<TriggerServer> {
-	const trigger = new MarketplacePartnerTrigger();
 	const node: INode = {
 		id: 'trigger-node-1',
 		name: 'Marketplace Partner Trigger',

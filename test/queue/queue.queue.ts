@@ -23,10 +23,6 @@ const BIG_SYNC_ID = 'mpQueueStockSync2k';
 const BURST_WORKFLOW_ID = 'mpQueueBurst1000';
 const BURST_WEBHOOK_ID = 'f0000000-0000-4000-8000-00000000b001';
 const BURST = 1000;
-// n8n's default expression engine builds an isolate for every webhook request to a trigger other
-// than its own Webhook node and never returns that memory (docs/benchmarks.md): the webhook
-// processes run the engine docs/production.md recommends for them.
-const WEBHOOK_PROCESS_ENV = { N8N_EXPRESSION_ENGINE: 'legacy' };
 const POLL_WORKFLOW_ID = 'mpQueueOrdersPoll';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The API's `YYYY-MM-DD HH:MM:SS` (UTC) as epoch milliseconds. */
@@ -139,8 +135,8 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		webhookPorts['webhook-b'] = await freePort();
 		await Promise.all([
 			q.start('worker'),
-			q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV }),
-			q.start('webhook-b', { port: webhookPorts['webhook-b'], extraEnv: WEBHOOK_PROCESS_ENV }),
+			q.start('webhook-a', { port: webhookPorts['webhook-a'] }),
+			q.start('webhook-b', { port: webhookPorts['webhook-b'] }),
 		]);
 		report.n8nStartMs = Date.now() - up;
 		const owner = await rest('POST', '/owner/setup', { email: 'queue@example.com', firstName: 'Q', lastName: 'Q', password: 'Queue-Partner-2026' });
@@ -203,7 +199,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		for (const id of ids.slice(0, 10)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl(other(sentTo.get(id)!)) });
 		await sb.control('POST', '/deliveries/wait');
 		await q.process('webhook-a').stop();
-		await q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV });
+		await q.start('webhook-a', { port: webhookPorts['webhook-a'] });
 		for (const id of ids.slice(10, 15)) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-a') });
 		const sameProcess = [ids[15], ids[17], ids[19]];
 		for (const id of sameProcess) await sb.control('POST', `/deliveries/${id}/resend`, { url: hookUrl('webhook-b') });
@@ -270,7 +266,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			const ids = Array.from({ length: BURST }, (_, i) => sender.send(app, 'order.created', orderListEntry(sb.raw.state, orders[i % orders.length]), { url }).deliveryId as string);
 			await until('a fifth of the burst to be answered', async () => sender.list({ event: 'order.created' }).filter((a: { url: string }) => a.url === url).length >= BURST / 5);
 			await q.process('webhook-a').stop();
-			await q.start('webhook-a', { port: webhookPorts['webhook-a'], extraEnv: WEBHOOK_PROCESS_ENV });
+			await q.start('webhook-a', { port: webhookPorts['webhook-a'] });
 			await sender.idle();
 			const attempts = sender.list().filter((a: { url: string }) => a.url === url);
 			const answered = new Set(attempts.filter((a: { statusCode: number }) => a.statusCode >= 200 && a.statusCode < 300).map((a: { deliveryId: string }) => a.deliveryId));
