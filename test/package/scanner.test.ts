@@ -2,15 +2,12 @@
 // n8n's community-package scanner, run offline as `npx @n8n/scan-community-package` runs it after
 // its provenance check: its rules over the source and over the packed tarball (scripts/scan.mjs).
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { tempDir } from '../helpers/tempDir';
 
 const root = path.join(__dirname, '../..');
-// The scan builds and packs the package: its tools get a temp folder this file removes.
-const temp = tempDir('n8n-partner-scan-test-');
-afterAll(() => temp.remove());
-const scan = (...args: string[]) => spawnSync('node', ['scripts/scan.mjs', ...args], { cwd: root, encoding: 'utf8', env: temp.env });
+const scan = (...args: string[]) => spawnSync('node', ['scripts/scan.mjs', ...args], { cwd: root, encoding: 'utf8' });
 
 test('the source and the packed tarball pass the scanner', () => {
 	const result = scan();
@@ -20,19 +17,23 @@ test('the source and the packed tarball pass the scanner', () => {
 }, 180_000);
 
 test('the scanner is not fooled by an eslint-disable comment: a planted helpers.request fails it', () => {
-	const copy = path.join(temp.path, 'copy'); // removed with the temp folder
-	for (const item of ['package.json', 'nodes', 'credentials']) cpSync(path.join(root, item), path.join(copy, item), { recursive: true });
-	const file = path.join(copy, 'nodes/MarketplacePartner/transport/planted.ts');
-	writeFileSync(
-		file,
-		"import type { ICredentialTestFunctions } from 'n8n-workflow';\n" +
-			'export async function planted(this: ICredentialTestFunctions) {\n' +
-			'\t// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions\n' +
-			"\treturn await this.helpers.request({ uri: 'https://example.com' });\n}\n",
-	);
-	expect(readFileSync(file, 'utf8')).toContain('eslint-disable');
-	const result = scan(copy);
-	expect(result.status).toBe(1);
-	expect(result.stdout).toContain('planted.ts');
-	expect(result.stdout).toContain('@n8n/community-nodes/no-deprecated-workflow-functions');
+	const copy = mkdtempSync(path.join(tmpdir(), 'n8n-partner-scan-test-'));
+	try {
+		for (const item of ['package.json', 'nodes', 'credentials']) cpSync(path.join(root, item), path.join(copy, item), { recursive: true });
+		const file = path.join(copy, 'nodes/MarketplacePartner/transport/planted.ts');
+		writeFileSync(
+			file,
+			"import type { ICredentialTestFunctions } from 'n8n-workflow';\n" +
+				'export async function planted(this: ICredentialTestFunctions) {\n' +
+				'\t// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions\n' +
+				"\treturn await this.helpers.request({ uri: 'https://example.com' });\n}\n",
+		);
+		expect(readFileSync(file, 'utf8')).toContain('eslint-disable');
+		const result = scan(copy);
+		expect(result.status).toBe(1);
+		expect(result.stdout).toContain('planted.ts');
+		expect(result.stdout).toContain('@n8n/community-nodes/no-deprecated-workflow-functions');
+	} finally {
+		rmSync(copy, { recursive: true, force: true });
+	}
 }, 120_000);
