@@ -100,13 +100,19 @@ describe('the saved workflows run against the sandbox', () => {
 		return variantId ? product.variants.find((v: IDataObject) => v.variant_combination_id === variantId).stock : product.stock;
 	};
 
-	test('action v1: ping, check setup, the newest accepted order items, their detail, and their stock set by an expression', async () => {
-		const out = await run('action-v1.json');
+	/** Runs an action fixture; both ping, check the setup, and list 2 accepted order items, simplified. */
+	async function runAction(file: string) {
+		const out = await run(file);
 		expect(out('Ping')).toHaveLength(1);
 		expect(out('Check Setup').length).toBeGreaterThan(0);
 		const listed = out('Get Many');
 		expect(listed).toHaveLength(2);
 		expect(listed.every((o) => o.status === 'accepted' && 'city' in o && !('customer' in o))).toBe(true); // simplified
+		return { out, listed };
+	}
+
+	test('action v1: ping, check setup, the newest accepted order items, their detail, and their stock set by an expression', async () => {
+		const { out, listed } = await runAction('action-v1.json');
 		expect(String(listed[0].created_at) >= String(listed[1].created_at)).toBe(true); // newest first
 		const detail = out('Get');
 		expect(detail.map((d) => (d.order as IDataObject).order_item_id)).toEqual(listed.map((o) => o.order_item_id));
@@ -121,12 +127,7 @@ describe('the saved workflows run against the sandbox', () => {
 	});
 
 	test('action v2: the same operations, stock set by SKU through mapped columns, then set back from each answered item', async () => {
-		const out = await run('action-v2.json');
-		expect(out('Ping')).toHaveLength(1);
-		expect(out('Check Setup').length).toBeGreaterThan(0);
-		const listed = out('Get Many');
-		expect(listed).toHaveLength(2);
-		expect(listed.every((o) => o.status === 'accepted' && 'city' in o && !('customer' in o))).toBe(true); // simplified
+		const { out, listed } = await runAction('action-v2.json');
 		const detail = out('Get') as Array<{ order: IDataObject; product: IDataObject }>;
 		expect(detail.map((d) => d.order.order_item_id)).toEqual(listed.map((o) => o.order_item_id));
 		const bySku = out('Update Stock by SKU');
