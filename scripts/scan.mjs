@@ -14,6 +14,10 @@ import { fileURLToPath } from 'node:url';
 // eslint-plugin-n8n-nodes-base reads file names differently when NODE_ENV is "test" (its own tests);
 // under jest it would report every node file as misnamed. The scanner runs without it.
 delete process.env.NODE_ENV;
+// The scanner makes a temp folder as it loads (tmp.dirSync) and leaves it (tmp-<pid>-*), and the build
+// leaves gulp's cache: the scan, and what it starts, get a temp folder removed at the end.
+const work = mkdtempSync(path.join(tmpdir(), 'n8n-partner-scan-'));
+process.env.TMPDIR = work;
 const { analyzePackage, SOURCE_FILE_PATTERNS } = await import('@n8n/scan-community-package/scanner/scanner.mjs');
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -23,20 +27,23 @@ function report(label, result) {
   return result.passed;
 }
 
-async function main() {
+async function scan() {
   const only = process.argv[2];
   if (only) return report(`source ${only}`, await analyzePackage(path.resolve(only), SOURCE_FILE_PATTERNS));
 
   const sourceOk = report('source (nodes/, credentials/, package.json)', await analyzePackage(ROOT, SOURCE_FILE_PATTERNS));
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const work = mkdtempSync(path.join(tmpdir(), 'n8n-partner-scan-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }));
+  const unpacked = path.join(work, 'package');
+  mkdirSync(unpacked);
+  execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', unpacked, '--strip-components=1']);
+  const tarballOk = report(`tarball ${packed[0].filename} (compiled .js, package.json)`, await analyzePackage(unpacked, ['**/*.js', 'package.json']));
+  return sourceOk && tarballOk;
+}
+
+async function main() {
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }));
-    const unpacked = path.join(work, 'package');
-    mkdirSync(unpacked);
-    execFileSync('tar', ['-xzf', path.join(work, packed[0].filename), '-C', unpacked, '--strip-components=1']);
-    const tarballOk = report(`tarball ${packed[0].filename} (compiled .js, package.json)`, await analyzePackage(unpacked, ['**/*.js', 'package.json']));
-    return sourceOk && tarballOk;
+    return await scan();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

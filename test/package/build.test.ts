@@ -3,13 +3,17 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from '../helpers/tempDir';
 
 const root = path.join(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const npm = (args: string[]) => execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+// npm and the tools it runs get a temp folder this file removes.
+const temp = tempDir('n8n-partner-build-');
+const npm = (args: string[]) => execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: temp.env });
 
 describe('package', () => {
 	beforeAll(() => npm(['run', 'build']), 120_000);
+	afterAll(() => temp.remove());
 
 	test('has no runtime dependencies and n8n-workflow as a "*" peer', () => {
 		expect(pkg.dependencies ?? {}).toEqual({});
@@ -98,7 +102,7 @@ describe('package', () => {
 		expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
 		// Installs skip scripts by a flag (.ci/run, README), not by an .npmrc, which would skip this guard too.
 		expect(existsSync(path.join(root, '.npmrc'))).toBe(false);
-		const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'RELEASE_MODE' && !/^npm_config_/i.test(k)));
+		const env = Object.fromEntries(Object.entries(temp.env).filter(([k]) => k !== 'RELEASE_MODE' && !/^npm_config_/i.test(k)));
 		const published = spawnSync('npm', ['publish', '--dry-run'], { cwd: root, encoding: 'utf8', env });
 		expect(published.status).not.toBe(0);
 		expect(published.stdout + published.stderr).toContain('Run `npm run release` to publish the package');
