@@ -119,7 +119,9 @@ export function nextSince(
 
 /** Adds the keys seen by this poll and forgets those the window starting at `since` cannot return. */
 export function remember(seen: PollState['seen'], added: Array<[updatedAt: string, key: string]>, since: string) {
-	const next: PollState['seen'] = {};
+	// Keyed by the API's updated_at, whatever it holds: without a prototype, "constructor" or
+	// "__proto__" is a key like any other.
+	const next: PollState['seen'] = Object.create(null);
 	const sinceMs = parseApiDate(since) ?? -Infinity;
 	const keep = (updatedAt: string) => (parseApiDate(updatedAt) ?? Infinity) > sinceMs;
 	for (const [updatedAt, keys] of Object.entries(seen)) if (keep(updatedAt)) next[updatedAt] = [...keys];
