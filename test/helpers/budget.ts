@@ -40,3 +40,29 @@ export function nested(depth: number): unknown {
 	for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { error: value };
 	return value;
 }
+
+/**
+ * Times each reading of a property test: one over ~8 KB must keep its own budget; the small ones
+ * are summed, so that a single pause of the collector is not taken for slow reading.
+ */
+export class Budget {
+	private spent = 0;
+	private allowed = 0;
+	private readonly over: string[] = [];
+
+	check<T>(size: number, work: () => T): { ms: number; result?: T; error?: unknown } {
+		const outcome = timed(work);
+		if (size < 8192) {
+			this.spent += outcome.ms;
+			this.allowed += budgetMs(size);
+		} else if (outcome.ms > budgetMs(size)) {
+			this.over.push(`${Math.round(outcome.ms)} ms for ${Math.round(size / 1024)} KB (budget ${Math.round(budgetMs(size))} ms)`);
+		}
+		return outcome;
+	}
+
+	expectKept() {
+		expect(this.over).toEqual([]);
+		expect(this.spent).toBeLessThanOrEqual(this.allowed);
+	}
+}
