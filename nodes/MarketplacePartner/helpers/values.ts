@@ -74,7 +74,8 @@ export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
 			.formatToParts(new Date(ms))
 			.map((part) => [part.type, part.value]),
 	);
-	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+	// Intl writes years before 1000 with fewer digits; the API reads four.
+	return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /**
