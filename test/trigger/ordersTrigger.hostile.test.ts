@@ -49,4 +49,23 @@ describe('Orders Trigger: entries whose updated_at or id is a name every object 
 		expect(await h.poll()).toEqual({ items: null, error: undefined });
 		expect(api.requests).toHaveLength(5);
 	});
+
+	test('ids and datetimes that String() cannot write, and a field nested 100,000 deep: emitted once, later polls keep working', async () => {
+		let deep: unknown = 'end';
+		for (let i = 0; i < 100_000; i++) deep = [deep];
+		const odd = [
+			entry({ toString: 1 }, '2026-05-01 10:00:01'),
+			entry(8, { valueOf: 1, toString: 'x' }),
+			{ ...entry(9, '2026-05-01 10:00:02'), note: deep },
+		];
+		// The scripted API writes the body with JSON.stringify, which cannot write 100,000 levels: written here.
+		const text = JSON.stringify(ok({ orders: odd.slice(0, 2), pagination: { has_more: false } }).body).replace(']', `,${JSON.stringify({ ...odd[2], note: 'DEEP' }).replace('"DEEP"', `${'['.repeat(100_000)}"end"${']'.repeat(100_000)}`)}]`);
+		api = await startScriptedApi([{ status: 200, body: text }]);
+		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+		const activation = await h.activate();
+		expect(activation.error).toBeUndefined();
+		expect(activation.items!.map((i) => i.order_item_id)).toEqual([8, { toString: 1 }, 9]); // in updated_at order, an object as its JSON
+		expect(await h.poll()).toEqual({ items: null, error: undefined });
+		expect(await h.restart()).toEqual({ items: null, error: undefined });
+	});
 });

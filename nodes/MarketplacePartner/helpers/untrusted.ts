@@ -27,50 +27,67 @@ export function trimEnd(text: string, char: RegExp): string {
 	return text.slice(0, end);
 }
 
-type Entry = [key: string | undefined, value: unknown];
-
-function* arrayEntries(items: unknown[]): Generator<Entry> {
-	for (const item of items) yield [undefined, item];
-}
-
-function* objectEntries(object: object): Generator<Entry> {
-	for (const key of Object.keys(object)) yield [key, (object as Record<string, unknown>)[key]];
-}
-
 /**
  * The JSON text of `value`, cut to `limit` characters. Written only as far as it is shown, without
  * recursion: bounded however large or deeply nested the value is, and it never throws (where
  * JSON.stringify overflows the stack on deep nesting). Values JSON has no text for read as null.
  */
 export function jsonPreview(value: unknown, limit: number): string {
+	return jsonText(value, limit, false);
+}
+
+/** JSON with object keys sorted, so the same value always gives the same text; of any depth, never a throw. */
+export function stableJson(value: unknown): string {
+	return jsonText(value, Infinity, true);
+}
+
+/**
+ * A value from the network as text, as String() writes text, numbers and flags; an array or
+ * object as the start of its JSON. String() throws on `{"toString": 1}` or a prototype-less object.
+ */
+export function textOf(value: unknown): string {
+	return value !== null && typeof value === 'object' ? jsonPreview(value, 200) : String(value);
+}
+
+/** An array or object being written: its keys (none for an array) and how many of its items are written. */
+interface Open {
+	items: unknown[] | Record<string, unknown>;
+	keys?: string[];
+	written: number;
+}
+
+function jsonText(value: unknown, limit: number, sortKeys: boolean): string {
 	let text = '';
-	// The arrays and objects being written, innermost last, with what is left of each.
-	const open: Array<{ rest: Generator<Entry>; close: string; first: boolean }> = [];
-	let next: Entry | undefined = [undefined, value];
+	// The arrays and objects being written, innermost last.
+	const open: Open[] = [];
+	let next: { key?: string; value: unknown } | undefined = { value };
 	while (text.length <= limit) {
 		if (!next) {
 			const inner = open.at(-1);
 			if (!inner) break;
-			const step = inner.rest.next();
-			if (step.done) {
+			const count = inner.keys ? inner.keys.length : (inner.items as unknown[]).length;
+			if (inner.written === count) {
 				open.pop();
-				text += inner.close;
+				text += inner.keys ? '}' : ']';
 				continue;
 			}
-			if (!inner.first) text += ',';
-			inner.first = false;
-			next = step.value;
+			if (inner.written > 0) text += ',';
+			const key = inner.keys?.[inner.written];
+			next = key === undefined ? { value: (inner.items as unknown[])[inner.written] } : { key, value: (inner.items as Record<string, unknown>)[key] };
+			inner.written++;
 		}
-		const [key, item]: Entry = next;
+		const { key, value: item } = next;
 		next = undefined;
 		// Keys and strings are cut before they are escaped: only their start can be shown.
 		if (key !== undefined) text += `${JSON.stringify(key.slice(0, limit))}:`;
 		if (Array.isArray(item)) {
 			text += '[';
-			open.push({ rest: arrayEntries(item), close: ']', first: true });
+			open.push({ items: item, written: 0 });
 		} else if (item !== null && typeof item === 'object') {
+			const keys = Object.keys(item);
+			if (sortKeys) keys.sort();
 			text += '{';
-			open.push({ rest: objectEntries(item), close: '}', first: true });
+			open.push({ items: item as Record<string, unknown>, keys, written: 0 });
 		} else if (typeof item === 'string') {
 			text += JSON.stringify(item.slice(0, limit));
 		} else {
