@@ -46,7 +46,7 @@ export function stableJson(value: unknown): string {
  * object as the start of its JSON. String() throws on `{"toString": 1}` or a prototype-less object.
  */
 export function textOf(value: unknown): string {
-	return value !== null && typeof value === 'object' ? jsonPreview(value, 200) : String(value);
+	return typeof value === 'object' ? jsonPreview(value, 200) : String(value);
 }
 
 /** An array or object being written: its keys (none for an array) and how many of its items are written. */

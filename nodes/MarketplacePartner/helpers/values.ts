@@ -86,7 +86,7 @@ export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
 export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): string {
 	const text = dateText(value);
 	// Anchored at the start, and each part is followed by a character it cannot hold: linear.
-	const m = text === undefined ? null : /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+	const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text ?? '');
 	if (!m) {
 		const got = text === undefined ? jsonPreview(value, QUOTED_CHARS) : `"${cut(text, QUOTED_CHARS)}"`;
 		throw new Error(`${field} must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got ${got}.`);
@@ -100,12 +100,12 @@ export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): 
 }
 
 /**
- * A date value as text: an n8n DateTime or a Date as its ISO form, text as typed. Undefined for a
- * value that has no text (an invalid Date, an object without a prototype).
+ * A date value as text: an n8n DateTime or a valid Date as its ISO form, text as typed. Undefined
+ * for a value that has no text (an object without a prototype, or whose toString is not one).
  */
 function dateText(value: unknown): string | undefined {
 	try {
-		return (value instanceof Date ? value.toISOString() : String(value ?? '')).trim();
+		return (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : String(value ?? '')).trim();
 	} catch {
 		return undefined;
 	}
