@@ -18,12 +18,13 @@ export function oneLine(text: string, limit: number): string {
 }
 
 /**
- * `text` without the characters at its end that `char` (a one-character pattern) matches. One
- * character at a time from the end: `/[.\s]+$/` tries every start of a run again, quadratic in it.
+ * `text` without the characters at its end that `char` (a one-character pattern, matching no empty
+ * text) matches. One character at a time from the end: `/[.\s]+$/` tries every start of a run
+ * again, quadratic in it. Before the first character, charAt gives "", which ends the loop.
  */
 export function trimEnd(text: string, char: RegExp): string {
 	let end = text.length;
-	while (end > 0 && char.test(text[end - 1])) end--;
+	while (char.test(text.charAt(end - 1))) end--;
 	return text.slice(0, end);
 }
 
