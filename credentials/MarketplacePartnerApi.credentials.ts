@@ -102,8 +102,9 @@ export class MarketplacePartnerApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			// Pasted with spaces or trailing slashes, the Base URL still works (as in the nodes).
-			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
+			// Pasted with spaces or trailing slashes, the Base URL still works (as in the nodes). The
+			// lookbehind starts a match only at the first slash of a run: `\/+$` alone is quadratic.
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/(?<!\\/)\\/+$/, "") }}',
 			url: '/ping.php',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

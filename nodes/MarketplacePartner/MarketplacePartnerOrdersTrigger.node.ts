@@ -12,6 +12,7 @@ import { runPolicyOf, startRun } from './transport/runPolicy';
 import { tellUser } from './transport/runReport';
 import { mapWithConcurrency } from './transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
+import { textOf } from './helpers/untrusted';
 import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from './helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
@@ -207,7 +208,7 @@ async function pollChanges(
 
 	const { entries, settled } = await scanWindow.call(this, windowStart);
 	const pollMs = Date.now() - startedMs;
-	entries.sort((a, b) => String(a.updated_at).localeCompare(String(b.updated_at)) || Number(a.order_item_id) - Number(b.order_item_id));
+	entries.sort((a, b) => textOf(a.updated_at).localeCompare(textOf(b.updated_at)) || Number(textOf(a.order_item_id)) - Number(textOf(b.order_item_id)));
 
 	const { keys, orderItemIds } = seenSets(state);
 	const windowStartMs = parseApiDate(windowStart) ?? -Infinity;
@@ -224,8 +225,8 @@ async function pollChanges(
 			continue;
 		}
 		keys.add(key);
-		added.push([String(entry.updated_at), key]);
-		const id = String(entry.order_item_id);
+		added.push([textOf(entry.updated_at), key]);
+		const id = textOf(entry.order_item_id);
 		const created = !orderItemIds.has(id) && (parseApiDate(entry.created_at) ?? -Infinity) > windowStartMs;
 		orderItemIds.add(id);
 		const event: OrderEvent = created ? 'order.created' : 'order.updated';
@@ -269,14 +270,14 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 			offsets.page(orders, offset);
 			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMoreOf(data));
 			for (const order of orders) entries.push(order);
-			if (expectFirst !== undefined && String(orders[0]?.order_item_id) !== expectFirst) {
+			if (expectFirst !== undefined && textOf(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;
 				break;
 			}
 			if (!more) break;
 			// The next page starts with this page's last entry, to see whether the list moved.
 			const overlap = orders.length > 1 ? 1 : 0;
-			expectFirst = overlap ? String(orders[orders.length - 1].order_item_id) : undefined;
+			expectFirst = overlap ? textOf(orders[orders.length - 1].order_item_id) : undefined;
 			offset += orders.length - overlap;
 		}
 		if (!moved) return { entries, settled: true };
@@ -297,7 +298,7 @@ async function latestChange(this: IPollFunctions, events: OrderEvent[], status: 
 			event: (entry.created_at === entry.updated_at ? 'order.created' : 'order.updated') as OrderEvent,
 		}));
 		if (!orders.length) continue;
-		const newestFirst = orders.sort((a, b) => String(b.entry.updated_at).localeCompare(String(a.entry.updated_at)));
+		const newestFirst = orders.sort((a, b) => textOf(b.entry.updated_at).localeCompare(textOf(a.entry.updated_at)));
 		const pick = newestFirst.find((o) => events.includes(o.event)) ?? newestFirst[0];
 		return { json: { event: pick.event, ...pick.entry } };
 	}

@@ -39,6 +39,8 @@ describe('an answer that is not an API error: the start of its body, on one line
 		['', '(empty)'],
 		['x'.repeat(300), 'x'.repeat(300)],
 		['x'.repeat(301), `${'x'.repeat(300)}…`],
+		// A word that fills the 300 characters exactly, then more: cut, with the mark.
+		[`${'x'.repeat(300)} y`, `${'x'.repeat(300)}…`],
 	])('%j is shown as %j', (body, expected) => {
 		expect(shown(body)).toBe(expected);
 	});
@@ -50,6 +52,8 @@ describe('error messages', () => {
 		[403, { error: { code: 'forbidden_product', message: 'Product 7 is not yours. . ' } }, `API code: forbidden_product. The API said: Product 7 is not yours. ${API_ERRORS.forbidden_product.description}`],
 		[403, { error: { code: 'forbidden_product' } }, `API code: forbidden_product. ${API_ERRORS.forbidden_product.description}`],
 		[422, { error: { code: 'stock_too_high', message: 'Too high', field: 'stock' } }, 'API code: stock_too_high. The API said: Too high (field: stock).'],
+		// Only full stops and spaces: nothing of the API's words is left to quote.
+		[422, { error: { code: 'stock_locked', message: ' . . ' } }, 'API code: stock_locked.'],
 	])('HTTP %i %j: the description reads %j', (status, body, description) => {
 		expect(apiErrorFromResponse(node, status, body).description).toBe(description);
 	});

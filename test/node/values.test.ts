@@ -20,6 +20,8 @@ describe('toWholeNumber: spreadsheet values', () => {
 		[undefined, /Stock is empty/],
 		['1e3', /whole number/],
 		['99999999999999999999', /whole number/],
+		['1'.repeat(150), new RegExp(`^Stock must be a whole number, but got "${'1'.repeat(100)}…"\\.$`)],
+		[{ nested: [[['x'.repeat(200)]]] }, new RegExp(`^Stock must be a whole number, but got \\{"nested":\\[\\[\\["${'x'.repeat(86)}…\\.$`)],
 	])('%j is refused: %s', (value, message) => {
 		expect(() => toWholeNumber(value, 'Stock')).toThrow(message);
 	});
@@ -56,6 +58,8 @@ describe('toApiDateTime', () => {
 		['2026-01-31T14:00:00.123Z', '2026-01-31 14:00:00'],
 		['2026-01-31T16:00:00+02:00', '2026-01-31 14:00:00'],
 		['2026-01-31T09:00:00-0500', '2026-01-31 14:00:00'],
+		// Found by the property test: Intl writes the year 999 with three digits.
+		['1000-01-01T02:59:59+03:00', '0999-12-31 23:59:59'],
 	])('%s is sent as %s', (value, expected) => {
 		expect(toApiDateTime(value, 'Updated After')).toBe(expected);
 	});
@@ -107,6 +111,23 @@ describe('the API\'s time zone', () => {
 });
 
 describe('toApiDateTime: what the error quotes', () => {
+	test.each([
+		['an invalid Date', '"Invalid Date"', new Date(Number.NaN)],
+		['an object without a prototype', '{}', Object.create(null)],
+		['an object whose toString is not a function', '{"toString":1}', { toString: 1 }],
+		['150 characters', `"${'x'.repeat(100)}…"`, ` ${'x'.repeat(150)} `],
+	])('%s is quoted as %s, at most 100 characters', (_, quoted, value) => {
+		expect(() => toApiDateTime(value, 'Start From')).toThrow(
+			new Error(`Start From must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got ${quoted}.`),
+		);
+	});
+
+	test('a value that is no date on any calendar is quoted at most 100 characters long', () => {
+		expect(() => toApiDateTime(`2026-13-01T10:00:00.${'1'.repeat(150)}Z`, 'Start From')).toThrow(
+			new Error(`Start From is not a valid date: "2026-13-01T10:00:00.${'1'.repeat(80)}…".`),
+		);
+	});
+
 	test.each([null, undefined])('%j is quoted as an empty value', (value) => {
 		expect(() => toApiDateTime(value, 'Start From')).toThrow(
 			new Error('Start From must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "".'),
@@ -134,6 +155,7 @@ describe('toSku: SKUs from a sheet', () => {
 		[null, "SKU is empty; it needs the product's SKU."],
 		[true, 'SKU must be text, but got true.'],
 		[{ a: 1 }, 'SKU must be text, but got {"a":1}.'],
+		[{ a: 'x'.repeat(200) }, `SKU must be text, but got {"a":"${'x'.repeat(94)}….`],
 	])('%j is refused', (value, message) => {
 		expect(() => toSku(value, 'SKU')).toThrow(message);
 	});
@@ -148,6 +170,18 @@ describe('columns found by header', () => {
 	test('letters beyond ASCII are kept: "Stück" is not "Stck"', () => {
 		expect(headerKey('Stück-Zahl')).toBe('stückzahl');
 		expect(columnFinder(['stck'])({ Stück: 1 })).toBeUndefined();
+	});
+
+	test('a name every object inherits is a column only where the item has it', () => {
+		expect(columnFinder(['constructor'])({ other: 1 })).toBeUndefined();
+		expect(columnFinder(['toString'])({ toString: 2 })).toBe('toString');
+		expect(columnFinder(['constructor', 'sku'])({ sku: 3 })).toBe('sku');
+	});
+
+	test('columns that all read as the field are listed, up to 500 characters', () => {
+		const json = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`${'_'.repeat(i)}sku`, i]));
+		const listed = Object.keys(json).map((m) => `"${m}"`).join(' and ');
+		expect(() => columnFinder(['SKU'])(json)).toThrow(new Error(`The columns ${listed.slice(0, 500)}… all read as SKU; keep one of them, or name the one to use under Column Names.`));
 	});
 
 	test('an exact name wins; no match is undefined; two variants are an error', () => {

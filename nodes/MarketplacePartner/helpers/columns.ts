@@ -2,6 +2,7 @@
 // "product-id", "productId" and "PRODUCT_ID" are all the column product_id. Read from the item
 // itself, with no expression per row.
 import type { IDataObject } from 'n8n-workflow';
+import { cut } from './untrusted';
 
 /** A header reduced to its letters and digits, lower case: the form header variants share. */
 export function headerKey(header: string): string {
@@ -23,10 +24,10 @@ export function columnFinder(names: string[]): (json: IDataObject) => string | u
 		return key;
 	};
 	return (json) => {
-		for (const name of names) if (name in json) return name;
+		for (const name of names) if (Object.hasOwn(json, name)) return name;
 		const matches = Object.keys(json).filter((header) => accepted.has(keyOf(header)));
 		if (matches.length > 1) {
-			throw new Error(`The columns ${matches.map((m) => `"${m}"`).join(' and ')} all read as ${names[0]}; keep one of them, or name the one to use under Column Names.`);
+			throw new Error(`The columns ${cut(matches.map((m) => `"${m}"`).join(' and '), 500)} all read as ${names[0]}; keep one of them, or name the one to use under Column Names.`);
 		}
 		return matches[0];
 	};

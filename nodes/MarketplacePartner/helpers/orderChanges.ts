@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { formatApiDateTime } from './values';
+import { stableJson, textOf } from './untrusted';
 
 export interface PollState {
 	version: 1;
@@ -32,18 +33,6 @@ export function wallClockMs(ms: number, timeZone: string): number {
 	return parseApiDate(formatApiDateTime(ms, timeZone)) as number;
 }
 
-/** JSON with object keys sorted, so the same state always gives the same text. */
-function stableJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.keys(value as IDataObject)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${stableJson((value as IDataObject)[k])}`);
-		return `{${entries.join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * One state of one order item: `order_item_id` and a hash of everything the list says about it
  * (`updated_at` included). The API gives `updated_at` to the second, so two changes of an item in
@@ -51,7 +40,7 @@ function stableJson(value: unknown): string {
  */
 export function changeKey(entry: IDataObject): string {
 	const hash = createHash('sha256').update(stableJson(entry)).digest('hex').slice(0, 16);
-	return `${entry.order_item_id}:${hash}`;
+	return `${textOf(entry.order_item_id)}:${hash}`;
 }
 
 export function readState(data: IDataObject): PollState | undefined {
@@ -119,7 +108,9 @@ export function nextSince(
 
 /** Adds the keys seen by this poll and forgets those the window starting at `since` cannot return. */
 export function remember(seen: PollState['seen'], added: Array<[updatedAt: string, key: string]>, since: string) {
-	const next: PollState['seen'] = {};
+	// Keyed by the API's updated_at, whatever it holds: without a prototype, "constructor" or
+	// "__proto__" is a key like any other.
+	const next: PollState['seen'] = Object.create(null);
 	const sinceMs = parseApiDate(since) ?? -Infinity;
 	const keep = (updatedAt: string) => (parseApiDate(updatedAt) ?? Infinity) > sinceMs;
 	for (const [updatedAt, keys] of Object.entries(seen)) if (keep(updatedAt)) next[updatedAt] = [...keys];

@@ -3,13 +3,14 @@
 // every answer here, and the findings tell the user which settings their marketplace needs.
 import type { IDataObject } from 'n8n-workflow';
 import { readFlag } from '../transport/answers';
+import { jsonPreview } from './untrusted';
 import { parseApiDate, wallClockMs } from './orderChanges';
 
 /** How a value is written: `number 1`, `string "1"`, `boolean true`, `absent`. */
 export function writtenAs(value: unknown): string {
 	if (value === undefined) return 'absent';
 	if (value === null) return 'null';
-	return `${Array.isArray(value) ? 'list' : typeof value} ${JSON.stringify(value)}`;
+	return `${Array.isArray(value) ? 'list' : typeof value} ${jsonPreview(value, 100)}`;
 }
 
 /** The shape of an error body, in words, with the JSON type of its parts. */

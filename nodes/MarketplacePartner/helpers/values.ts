@@ -1,5 +1,9 @@
 // Values typed by hand or mapped from a spreadsheet: "12" is 12, and anything that is not a whole
 // number gets an error that names the field and the value, before any request is sent.
+import { cut, jsonPreview } from './untrusted';
+
+/** How much of a wrong value an error quotes. */
+const QUOTED_CHARS = 100;
 
 /**
  * Returns the whole number, or undefined when optional and empty; throws a message otherwise.
@@ -12,13 +16,13 @@ export function toWholeNumber(
 ): number | undefined {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	// A checkbox or a nested value is not empty: it is the wrong kind of value, as toSku says too.
-	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be a whole number, but got ${JSON.stringify(value)}.`);
+	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be a whole number, but got ${jsonPreview(value, QUOTED_CHARS)}.`);
 	if (text === undefined || text === '') {
 		if (optional) return undefined;
 		throw new Error(`${field} is empty; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
 	}
 	if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-		throw new Error(`${field} must be a whole number, but got "${text}".`);
+		throw new Error(`${field} must be a whole number, but got "${cut(text, QUOTED_CHARS)}".`);
 	}
 	const number = Number(text);
 	if (number < min) {
@@ -70,7 +74,8 @@ export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
 			.formatToParts(new Date(ms))
 			.map((part) => [part.type, part.value]),
 	);
-	return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+	// Intl writes years before 1000 with fewer digits; the API reads four.
+	return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /**
@@ -79,23 +84,37 @@ export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
  * one is sent as written.
  */
 export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): string {
-	const text = (value instanceof Date ? value.toISOString() : String(value ?? '')).trim();
-	const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+	const text = dateText(value);
+	// Anchored at the start, and each part is followed by a character it cannot hold: linear.
+	const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text ?? '');
 	if (!m) {
-		throw new Error(`${field} must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got "${text}".`);
+		const got = text === undefined ? jsonPreview(value, QUOTED_CHARS) : `"${cut(text, QUOTED_CHARS)}"`;
+		throw new Error(`${field} must be a date and time such as 2026-01-31 14:00:00 or 2026-01-31T14:00:00Z, but got ${got}.`);
 	}
 	const [, day, hm, seconds = '00', zone] = m;
 	const local = `${day} ${hm}:${seconds}`;
 	if (!zone) return local;
 	const ms = Date.parse(`${day}T${hm}:${seconds}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
-	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${text}".`);
+	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${cut(m[0], QUOTED_CHARS)}".`);
 	return formatApiDateTime(ms, timeZone);
+}
+
+/**
+ * A date value as text: an n8n DateTime or a valid Date as its ISO form, text as typed. Undefined
+ * for a value that has no text (an object without a prototype, or whose toString is not one).
+ */
+function dateText(value: unknown): string | undefined {
+	try {
+		return (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : String(value ?? '')).trim();
+	} catch {
+		return undefined;
+	}
 }
 
 /** A SKU as text: a sheet may hold it as a number. Spaces around it are a sheet's, not the SKU's. */
 export function toSku(value: unknown, field: string): string {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be text, but got ${JSON.stringify(value)}.`);
+	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be text, but got ${jsonPreview(value, QUOTED_CHARS)}.`);
 	if (!text) throw new Error(`${field} is empty; it needs the product's SKU.`);
 	return text;
 }

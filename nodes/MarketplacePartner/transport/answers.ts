@@ -3,6 +3,7 @@
 // leave has_more out. A wrong guess here may cost a request, never an order item.
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { textOf } from '../helpers/untrusted';
 
 const TRUE_FLAGS = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_FLAGS = new Set<unknown>([false, 0, '0', 'false']);
@@ -59,7 +60,7 @@ export class OffsetCheck {
 	) {}
 
 	page(orders: IDataObject[], offset: number): void {
-		const ids = orders.map((entry) => String(entry.order_item_id)).join(',');
+		const ids = orders.map((entry) => textOf(entry.order_item_id)).join(',');
 		if (offset === 0) {
 			this.first ??= ids;
 			return;

@@ -2,6 +2,7 @@
 // (the webhook trigger reads its two secrets itself: they are keys, used as given).
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { checkTimeZone } from '../helpers/values';
+import { cut, trimEnd } from '../helpers/untrusted';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
 
@@ -23,10 +24,10 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 /** Throws an Error whose message says what to fix; never includes a secret. */
 export function parseCredentials(credentials: ICredentialDataDecryptedObject): PartnerCredentials {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
-	const baseUrl = text('baseUrl').replace(/\/+$/, '');
+	const baseUrl = trimEnd(text('baseUrl'), /\//);
 	if (!URL.canParse(baseUrl)) {
 		throw new Error(
-			`The credential's Base URL "${baseUrl}" is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
+			`The credential's Base URL "${cut(baseUrl, 200)}" is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
 		);
 	}
 	const parsed = new URL(baseUrl);
@@ -37,7 +38,7 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 	}
 	if (!/\/v\d+$/.test(parsed.pathname) || parsed.search || parsed.hash) {
 		throw new Error(
-			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${baseUrl}").`,
+			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${cut(baseUrl, 200)}").`,
 		);
 	}
 	const headerPrefix = text('headerPrefix') || DEFAULT_HEADER_PREFIX;

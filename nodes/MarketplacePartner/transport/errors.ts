@@ -1,6 +1,7 @@
 // What each API error code means for the person running the workflow, and what to do about it.
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../helpers/untrusted';
 
 interface Explanation {
 	message: string;
@@ -110,36 +111,61 @@ export function parseJson(text: string): unknown {
 	}
 }
 
+/** How much of an API's message, code and field an error shows: enough to read, bounded whatever came. */
+const MESSAGE_CHARS = 500;
+const NAME_CHARS = 100;
+/** How much of an answer that is not an API error is shown. */
+const SNIPPET_CHARS = 300;
+
+/** An answer's body read once: its JSON value (the text itself when it is not JSON), and what it says as an error. */
+export interface ReadBody {
+	body: unknown;
+	error: ApiErrorBody;
+}
+
+export function readBody(raw: unknown): ReadBody {
+	const body = typeof raw === 'string' ? (parseJson(raw) ?? raw) : raw;
+	return { body, error: errorOf(body) };
+}
+
+/** What an answer (its text, or its JSON value) says as an error; see readBody to read it once. */
+export function readErrorBody(body: unknown): ApiErrorBody {
+	return readBody(body).error;
+}
+
 /**
  * Finds `{ error: { code, message } }`, `{ error: "code", message }`, `{ errors: [{ code, message }] }`,
- * `{ status: "error", code, message }` and similar shapes.
+ * `{ status: "error", code, message }` and similar shapes, each part cut to a readable length.
  */
-export function readErrorBody(body: unknown): ApiErrorBody {
-	if (typeof body === 'string') return readErrorBody(parseJson(body));
+function errorOf(body: unknown): ApiErrorBody {
 	if (!body || typeof body !== 'object') return {};
 	const top = body as Record<string, unknown>;
 	const inner = top.error ?? (Array.isArray(top.errors) ? top.errors[0] : undefined);
 	const source = inner && typeof inner === 'object' ? (inner as Record<string, unknown>) : top;
 	const pick = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+	const code = pick(source.code) ?? pick(inner) ?? pick(top.error_code);
+	const message = pick(source.message) ?? pick(top.message) ?? pick(top.error_description);
+	const field = pick(source.field);
 	return {
-		code: pick(source.code) ?? pick(inner) ?? pick(top.error_code),
-		message: pick(source.message) ?? pick(top.message) ?? pick(top.error_description),
-		field: pick(source.field),
+		code: code && cut(code, NAME_CHARS),
+		message: message && oneLine(message, MESSAGE_CHARS),
+		field: field && cut(field, NAME_CHARS),
 	};
 }
 
 function snippet(body: unknown): string {
-	const text = typeof body === 'string' ? body : JSON.stringify(body ?? '');
-	const flat = text.replace(/\s+/g, ' ').trim();
-	return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+	return oneLine(typeof body === 'string' ? body : jsonPreview(body ?? '', SNIPPET_CHARS), SNIPPET_CHARS);
+}
+
+/** What the API said, as the descriptions quote it: its message without its own full stops, and the field it named. */
+function apiSaid(message: string | null | undefined, field: string | null | undefined): string {
+	return [message && trimEnd(message, /[.\s]/), field && `(field: ${field})`].filter(Boolean).join(' ');
 }
 
 /** An error for an HTTP answer that is not a success, whatever shape its body has. */
-export function apiErrorFromResponse(node: INode, statusCode: number, body: unknown, itemIndex?: number): NodeApiError {
-	const parsed = readErrorBody(body);
-	const known = parsed.code ? API_ERRORS[parsed.code] : undefined;
-	const said = parsed.message?.replace(/[.\s]+$/, '');
-	const detail = [said, parsed.field ? `(field: ${parsed.field})` : undefined].filter(Boolean).join(' ');
+export function apiErrorFromResponse(node: INode, statusCode: number, raw: unknown, itemIndex?: number, { body, error: parsed }: ReadBody = readBody(raw)): NodeApiError {
+	const known = parsed.code ? ownValue(API_ERRORS, parsed.code) : undefined;
+	const detail = apiSaid(parsed.message, parsed.field);
 	// n8n's error panel shows only the HTTP status as "Error code": the API's own code leads the
 	// description, so "invalid_signature" is on screen next to "401".
 	const apiCode = parsed.code ? `API code: ${parsed.code}.` : '';
@@ -193,9 +219,9 @@ const SKU_NOT_ACCEPTED: Explanation = {
 export function explainBySku(error: NodeApiError): NodeApiError {
 	const { code, apiMessage, field } = (error.errorResponse ?? {}) as { code?: string | null; apiMessage?: string | null; field?: string | null };
 	const asksForProductId = Number(error.httpCode) < 500 && (field === 'product_id' || (!field && /product_id/.test(apiMessage ?? '')));
-	const explanation = asksForProductId ? SKU_NOT_ACCEPTED : code ? BY_SKU[code] : undefined;
+	const explanation = asksForProductId ? SKU_NOT_ACCEPTED : code ? ownValue(BY_SKU, code) : undefined;
 	if (!explanation) return error;
-	const said = [apiMessage?.replace(/[.\s]+$/, ''), field ? `(field: ${field})` : undefined].filter(Boolean).join(' ');
+	const said = apiSaid(apiMessage, field);
 	error.message = explanation.message;
 	error.description = [code && `API code: ${code}.`, said && `The API said: ${said}.`, explanation.description].filter(Boolean).join(' ');
 	return error;
@@ -213,8 +239,8 @@ const FOREIGN_ORDER: Explanation = {
  */
 export function explainOrderDetail(error: NodeApiError): NodeApiError {
 	const { code, apiMessage } = (error.errorResponse ?? {}) as { code?: string | null; apiMessage?: string | null };
-	if (error.httpCode !== '403' || (code && code in API_ERRORS && code !== 'order_not_found')) return error;
-	const said = apiMessage?.replace(/[.\s]+$/, '');
+	if (error.httpCode !== '403' || (code && ownValue(API_ERRORS, code) && code !== 'order_not_found')) return error;
+	const said = apiSaid(apiMessage, undefined);
 	error.message = FOREIGN_ORDER.message;
 	error.description = [code && `API code: ${code}.`, said && `The API said: ${said}.`, FOREIGN_ORDER.description].filter(Boolean).join(' ');
 	return error;

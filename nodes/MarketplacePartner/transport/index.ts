@@ -10,7 +10,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, parseJson, readErrorBody, redirectError } from './errors';
+import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, readBody, redirectError } from './errors';
+import { ownValue } from '../helpers/untrusted';
 import { successData } from './answers';
 import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
@@ -213,8 +214,9 @@ async function send(
 			policy.release(true);
 			throw redirectError(this.getNode(), httpStatus, responseHeaders?.location, credentials.baseUrl, itemIndex);
 		}
-		const responseBody = response.body as unknown;
-		const parsedBody = typeof responseBody === 'string' ? (parseJson(responseBody) ?? responseBody) : responseBody;
+		// Parsed once, read once as an error: every use below shares it.
+		const read = readBody(response.body);
+		const { body: parsedBody, error: said } = read;
 		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders ?? {}, body: parsedBody } : undefined);
 		let statusCode = httpStatus;
 		if (httpStatus >= 200 && httpStatus < 300) {
@@ -224,20 +226,20 @@ async function send(
 				policy.release();
 				return definitive() ?? data;
 			}
-			statusCode = STATUS_OF_CODE[readErrorBody(responseBody).code ?? ''] ?? httpStatus;
+			statusCode = ownValue(STATUS_OF_CODE, said.code ?? '') ?? httpStatus;
 			if (statusCode === httpStatus) {
 				policy.answered();
 				policy.release(true);
 				const answer = definitive();
 				if (answer) return answer;
-				throw apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+				throw apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
 			}
 		}
 
 		if (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES)) {
 			policy.failed();
 			policy.release();
-			lastError = apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+			lastError = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
 			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
 			if (statusCode === 429) policy.rateLimited(sentAt, asked);
 			if (asked !== undefined && asked > policy.giveUpAfterMs) {
@@ -248,13 +250,12 @@ async function send(
 				});
 				throw stopped(this, policy, lastError, itemIndex);
 			}
-			const { code } = readErrorBody(responseBody);
-			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${code ? ` (${code})` : ''}`, itemIndex);
+			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
 			if (!waited) throw stopped(this, policy, lastError, itemIndex);
 			continue;
 		}
 
-		if (statusCode === 401 && !clockCorrected && readErrorBody(responseBody).code === 'expired_timestamp') {
+		if (statusCode === 401 && !clockCorrected && said.code === 'expired_timestamp') {
 			const serverMs = Date.parse(String(responseHeaders?.date ?? ''));
 			if (!Number.isNaN(serverMs)) {
 				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
@@ -270,7 +271,7 @@ async function send(
 		policy.release(true);
 		const answer = definitive();
 		if (answer) return answer;
-		const error = apiErrorFromResponse(this.getNode(), httpStatus, responseBody, itemIndex);
+		const error = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
 		if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
 		throw error;
 	}

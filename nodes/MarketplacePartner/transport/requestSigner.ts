@@ -3,6 +3,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { parseCredentials } from './credentials';
+import { trimEnd } from '../helpers/untrusted';
 import { buildQueryString, pathRelativeToBase, signRequest, type QueryValue } from './signing';
 
 /**
@@ -109,7 +110,7 @@ export async function signRequestOptions(
 	}
 	let url = requestOptions.url ?? legacy.uri ?? '';
 	if (requestOptions.baseURL && !/^https?:\/\//i.test(url)) {
-		url = `${requestOptions.baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+		url = `${trimEnd(requestOptions.baseURL, /\//)}/${url.replace(/^\/+/, '')}`;
 	}
 	url = appendQuery(url, requestOptions.qs);
 	// The HTTP client sends the WHATWG-normalised form of the URL (spaces and non-ASCII

@@ -1,6 +1,7 @@
 // Request signing of the Partner API ("Authentication > Signature" in the spec), as small pure
 // functions over plain values so they can be checked against vectors from an independent tool.
 import { createHmac } from 'crypto';
+import { trimEnd } from '../helpers/untrusted';
 
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -52,7 +53,7 @@ export function signRequest(
  * `/v1`), with the query string exactly as it will be sent. Throws when the URL is not under it.
  */
 export function pathRelativeToBase(url: string, baseUrl: string): string {
-	const base = baseUrl.replace(/\/+$/, '');
+	const base = trimEnd(baseUrl, /\//);
 	if (!url.startsWith(`${base}/`)) {
 		throw new Error(`The URL ${url} is not under the credential's Base URL ${base}`);
 	}

@@ -9,6 +9,7 @@ import { runPolicyOf } from '../../transport/runPolicy';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 import { simplifyOption } from './simplify';
 import { valueName } from '../tool';
+import { textOf } from '../../helpers/untrusted';
 
 /** The API's maximum page size: Return All asks for full pages. */
 const MAX_PAGE_SIZE = 100;
@@ -124,7 +125,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (!more || orderItems.length >= limit) break;
 		}
 		if (!newestFirst) return orderItems;
-		const key = (item: INodeExecutionData) => `${item.json.created_at ?? ''}|${String(item.json.order_item_id ?? '').padStart(20, '0')}`;
+		const key = (item: INodeExecutionData) => `${textOf(item.json.created_at ?? '')}|${textOf(item.json.order_item_id ?? '').padStart(20, '0')}`;
 		return orderItems.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).slice(0, wanted);
 	});
 }

@@ -1,6 +1,7 @@
 // The columns of a stock update in version 2, in the API's own words: what the resource mapper
 // offers under "Map Each Column Manually", and what "Map Automatically" reads from each input item.
 import type { ResourceMapperField } from 'n8n-workflow';
+import { ownValue } from '../../helpers/untrusted';
 
 export type IdentifyBy = 'productId' | 'sku';
 
@@ -57,7 +58,7 @@ const others: StockColumn[] = [
 ];
 
 export function stockColumns(identifyBy: IdentifyBy): StockColumn[] {
-	return [identifiers[identifyBy] ?? identifiers.productId, ...others];
+	return [ownValue(identifiers, identifyBy) ?? identifiers.productId, ...others];
 }
 
 /**
