@@ -39,16 +39,16 @@ describe('hostile answers: the error path reads a bounded part of them, in linea
 	});
 
 	test('a body of 200,000 spaces and a letter that is not JSON: its start, on one line, within the budget', async () => {
-		const { error, elapsed, budget } = await pingWith({ status: 500, headers: { 'content-type': 'text/plain' }, body: `${spaces}a${spaces}b` });
-		expect(error?.message).toBe('The Partner API answered HTTP 500 with a body it does not normally send');
+		const { error, elapsed, budget } = await pingWith({ status: 418, headers: { 'content-type': 'text/plain' }, body: `${spaces}a${spaces}b` });
+		expect(error?.message).toBe('The Partner API answered HTTP 418 with a body it does not normally send');
 		expect(error?.description).toBe("Check the credential's Base URL. Response started with: a b");
 		expect(elapsed).toBeLessThan(budget);
 	});
 
 	test('a JSON body nested 100,000 deep: its start is shown, nothing overflows the stack', async () => {
 		const body = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-		const { error, elapsed, budget } = await pingWith({ status: 500, body });
-		expect(error?.message).toBe('The Partner API answered HTTP 500 with a body it does not normally send');
+		const { error, elapsed, budget } = await pingWith({ status: 418, body });
+		expect(error?.message).toBe('The Partner API answered HTTP 418 with a body it does not normally send');
 		expect(error?.description).toBe(`Check the credential's Base URL. Response started with: ${'['.repeat(300)}…`);
 		expect(elapsed).toBeLessThan(budget);
 	});
