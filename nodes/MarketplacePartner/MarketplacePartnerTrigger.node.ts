@@ -9,12 +9,16 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
-import { seenBefore } from './helpers/deliveryLog';
+import { InFlight, keysOf, seenBefore } from './helpers/deliveryLog';
 
 // The same record in this process's memory as well: it catches a repeat that reaches this process
 // when the stored record lost the id to another process's save of the whole column, and it puts
 // such ids back into the stored record with the next new delivery (helpers/deliveryLog.ts).
 const inMemory = new Map<string, IDataObject>();
+// This process's deliveries between their check and n8n queueing their run: the memory above takes
+// a delivery only once its run is queued, or it would hand a run that never started to other
+// processes as seen (with its next save of the whole record), and the retry would be dropped.
+const inFlight = new InFlight();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
@@ -194,12 +198,25 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (!options.allowDuplicates) {
 		const key = `${this.getWorkflow().id}:${this.getNode().id}`;
 		if (!inMemory.has(key)) inMemory.set(key, {});
-		// Every verified delivery is recorded, selected or not: a copy re-sent under another id or
-		// event header is then a duplicate. A repeat known to either record is dropped; a new one
-		// goes into both.
+		const memory = inMemory.get(key)!;
 		const delivery = { id: webhookId, timestamp: timestampText, rawBody };
-		if (seenBefore([record, inMemory.get(key)!], delivery, Date.now(), toleranceSeconds)) return reply(200, 'OK: duplicate delivery');
+		const claimed = keysOf(delivery).map((digest) => `${key}|${digest}`);
+		if (!inFlight.claim(claimed, Date.now())) {
+			return reply(409, 'Conflict: this delivery is being accepted right now; send it again later');
+		}
+		// Every verified delivery is recorded, selected or not: a copy re-sent under another id or
+		// event header is then a duplicate. A repeat known to either record is dropped; a new one goes
+		// into the stored record now (n8n saves it only as it answers 2xx, once the run is queued),
+		// and into this process's memory once that answer has gone out.
+		if (seenBefore([record, memory], delivery, Date.now(), toleranceSeconds, [record])) {
+			inFlight.release(claimed);
+			return reply(200, 'OK: duplicate delivery');
+		}
 		recorded = { deliveries: record.deliveries, signed: record.signed };
+		res.once('finish', () => {
+			if (res.statusCode >= 200 && res.statusCode < 300) seenBefore([memory], delivery, Date.now(), toleranceSeconds);
+		});
+		res.once('close', () => inFlight.release(claimed));
 	}
 	const selected = this.getNodeParameter('events', []) as string[];
 	// Not selected: answered at once, so n8n saves the record as it answers.

@@ -20,6 +20,13 @@ export interface TriggerServer {
 	answers: Array<{ status: number; body: string }>;
 	/** How often the static data was written back (n8n does it only when changed). */
 	staticDataSaves: number;
+	/**
+	 * How many of the next accepted deliveries n8n fails to queue (a process stopping, a database or
+	 * Redis error): n8n 2.x then answers 500, reads no answer from the node and saves nothing.
+	 */
+	failNextRuns: number;
+	/** How long n8n takes to create and queue a run (milliseconds), during which other requests are served. */
+	queueDelayMs: number;
 	close(): Promise<void>;
 }
 
@@ -66,6 +73,7 @@ export async function startTriggerServer(
 	const runs: INodeExecutionData[][] = [];
 	const answers: TriggerServer['answers'] = [];
 	let staticDataSaves = 0;
+	const control = { failNextRuns: 0, queueDelayMs: 0 };
 
 	const app = express();
 	// As n8n: the raw bytes are kept for JSON and text bodies; other types are read on demand.
@@ -125,6 +133,12 @@ export async function startTriggerServer(
 				runs.push(result.workflowData![0]);
 			};
 			if (result.noWebhookResponse) answered();
+			if (result.workflowData && control.queueDelayMs) await new Promise((resolve) => setTimeout(resolve, control.queueDelayMs));
+			if (result.workflowData && n8nLine === 2 && control.failNextRuns > 0) {
+				control.failNextRuns--;
+				res.status(500).send('Error in workflow');
+				return;
+			}
 			if (result.workflowData && n8nLine === 2) startRun();
 			if (!result.noWebhookResponse) {
 				// n8n's extractWebhookOnReceivedResponse: the node's webhookResponse, read now, else its default.
@@ -150,6 +164,18 @@ export async function startTriggerServer(
 		answers,
 		get staticDataSaves() {
 			return staticDataSaves;
+		},
+		get failNextRuns() {
+			return control.failNextRuns;
+		},
+		set failNextRuns(count: number) {
+			control.failNextRuns = count;
+		},
+		get queueDelayMs() {
+			return control.queueDelayMs;
+		},
+		set queueDelayMs(ms: number) {
+			control.queueDelayMs = ms;
 		},
 		close: () =>
 			new Promise((resolve) => {

@@ -219,6 +219,40 @@ describe('Marketplace Partner Trigger', () => {
 		for (const id of ['whd_shared', 'whd_new']) expect(recordOf(stored)).toContain(deliveryEntry(id, 0).slice(0, ENTRY_CHARS - 8));
 	});
 
+	test('a delivery whose run n8n failed to queue is not taken as seen: its retry runs, on this process and, after its next save, on another', async () => {
+		const store = { json: '{}' };
+		const workflowId = 'wf-queue-fails';
+		const first = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		const second = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		server = first;
+		first.failNextRuns = 1;
+		expect((await post('{"n":"lost"}', { id: 'whd_not_queued' })).status).toBe(500);
+		expect((await post('{"n":"next"}', { id: 'whd_next' })).status).toBe(200); // saves this process's record
+		server = second;
+		expect((await post('{"n":"lost"}', { id: 'whd_not_queued', ts: String(Math.floor(Date.now() / 1000) - 1) })).status).toBe(200);
+		server = first;
+		expect(await post('{"n":"lost"}', { id: 'whd_not_queued', ts: String(Math.floor(Date.now() / 1000) - 2) })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect([...first.runs, ...second.runs].map((r) => r[0].json.webhookId)).toEqual(['whd_next', 'whd_not_queued']);
+		await second.close();
+		server = first;
+		first.failNextRuns = 1;
+		expect((await post('{"n":"again"}', { id: 'whd_retried_here' })).status).toBe(500);
+		expect((await post('{"n":"again"}', { id: 'whd_retried_here', ts: String(Math.floor(Date.now() / 1000) - 1) })).status).toBe(200);
+		expect(first.runs.map((r) => r[0].json.webhookId)).toEqual(['whd_next', 'whd_retried_here']);
+	});
+
+	test('a copy arriving while this process still queues the first is told to come back (409), and is a duplicate then', async () => {
+		const s = await listen();
+		s.queueDelayMs = 300;
+		const ts = String(Math.floor(Date.now() / 1000));
+		const body = '{"event":"order.created","n":"twice"}';
+		const [a, b] = await Promise.all([post(body, { id: 'whd_same_time', ts }), post(body, { id: 'whd_same_time', ts })]);
+		expect([a.status, b.status].sort()).toEqual([200, 409]);
+		expect([a, b].find((r) => r.status === 409)?.text).toBe('Conflict: this delivery is being accepted right now; send it again later');
+		expect(await post(body, { id: 'whd_same_time', ts })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect(s.runs).toHaveLength(1);
+	});
+
 	test('only a new delivery changes the static data: n8n writes nothing back for a dropped one', async () => {
 		const s = await listen();
 		await post('{"n":5}', { id: 'whd_once' });

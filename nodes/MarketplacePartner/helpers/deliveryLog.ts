@@ -85,7 +85,7 @@ function known(records: IDataObject[], log: 'deliveries' | 'signed', now: number
  * save of the stored record was overwritten by another process's (n8n writes the whole column,
  * last writer wins) puts the lost entries back with its next one.
  */
-function add(records: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], entry: string): void {
+function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], entry: string): void {
 	// Usually the records agree: only entries missing from the first are added, and only then re-sorted.
 	const differing = others.filter((record) => record !== first);
 	const digests = new Set(differing.length ? entriesIn(first).map(digestOf) : []);
@@ -93,16 +93,16 @@ function add(records: IDataObject[], log: 'deliveries' | 'signed', [first, ...ot
 	const merged = missing.length ? [...entriesIn(first), ...missing].sort((a, b) => secondsAt(a, 0) - secondsAt(b, 0)).join('') : first;
 	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
 	const record = (merged + entry).slice(-MAX_DELIVERY_IDS * ENTRY_CHARS);
-	for (const state of records) state[log] = record;
+	for (const state of writeTo) state[log] = record;
 }
 
 /**
- * Records a verified delivery in every record (the node's static data, this process's memory);
- * true when any of them saw its id within a day or its signed bytes within twice the timestamp
- * tolerance, in which case nothing changes: a flood of replays neither runs nor pushes genuine
- * ids out of the record, and n8n has nothing to save.
+ * Whether any record (the node's static data, this process's memory) saw the delivery's id within
+ * a day or its signed bytes within twice the timestamp tolerance; if none did, it is written to
+ * `writeTo` (by default every record) with what each record knows. A repeat changes nothing: a
+ * flood of replays neither runs nor pushes genuine ids out of the record, and n8n has nothing to save.
  */
-export function seenBefore(records: IDataObject[], delivery: Delivery, nowMs: number, toleranceSeconds: number): boolean {
+export function seenBefore(records: IDataObject[], delivery: Delivery, nowMs: number, toleranceSeconds: number, writeTo = records): boolean {
 	const now = Math.floor(nowMs / 1000);
 	const byId = deliveryEntry(delivery.id, now);
 	const bySigned = signedEntry(delivery.timestamp, delivery.rawBody, now);
@@ -111,7 +111,38 @@ export function seenBefore(records: IDataObject[], delivery: Delivery, nowMs: nu
 	// its timestamp is within the tolerance of now: up to twice the tolerance after `t`.
 	const signed = known(records, 'signed', now, 2 * toleranceSeconds);
 	if (ids.some((record) => holds(record, digestOf(byId))) || signed.some((record) => holds(record, digestOf(bySigned)))) return true;
-	add(records, 'deliveries', ids, byId);
-	add(records, 'signed', signed, bySigned);
+	add(writeTo, 'deliveries', ids, byId);
+	add(writeTo, 'signed', signed, bySigned);
 	return false;
+}
+
+/** The keys a delivery is known by in the logs: its id's digest and its signed bytes' digest. */
+export function keysOf(delivery: Delivery): string[] {
+	return [digestOf(deliveryEntry(delivery.id, 0)), digestOf(signedEntry(delivery.timestamp, delivery.rawBody, 0))];
+}
+
+const IN_FLIGHT_MS = 60_000;
+
+/**
+ * Deliveries this process has accepted and n8n has not queued yet. A copy that arrives meanwhile is
+ * neither run a second time nor dropped for a run that may still fail to start: it is told to come
+ * back later. A claim lapses after a minute (a run n8n never queued leaves it behind).
+ */
+export class InFlight {
+	private readonly until = new Map<string, number>(); // key -> when its claim lapses (ms), oldest first
+
+	/** Claims every key; false, claiming nothing, when one of them is claimed already. */
+	claim(keys: string[], nowMs: number): boolean {
+		for (const [key, until] of this.until) {
+			if (until > nowMs) break;
+			this.until.delete(key);
+		}
+		if (keys.some((key) => this.until.has(key))) return false;
+		for (const key of keys) this.until.set(key, nowMs + IN_FLIGHT_MS);
+		return true;
+	}
+
+	release(keys: string[]): void {
+		for (const key of keys) this.until.delete(key);
+	}
 }
