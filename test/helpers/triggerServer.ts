@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // A webhook endpoint that hands each real request to the trigger's webhook() through n8n-core's
 // WebhookContext, the way n8n's webhook server does (express, raw body kept for JSON and text).
 // Static data as n8n keeps it for live webhooks: read from the store on every request, written

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Webhook verification over generated input (fast-check): whatever the body, the headers, their
 // encodings and prefixes, checkWebhook accepts a delivery only when a listed signature is the HMAC
 // of its exact signed bytes under one of the secrets, never throws, and takes time in proportion to
