@@ -194,8 +194,17 @@ function n8nEnv(userFolder, extra = {}) {
     // Community nodes as AI tools (an agent's or an MCP Server Trigger's): off by default in n8n.
     N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
     DB_SQLITE_POOL_SIZE: '2',
+    // n8n's own temp files (its data table uploads folder, npm's while it installs a package) in its
+    // user folder, removed with it, not in the machine's temp folder.
+    TMPDIR: userTempDir(userFolder),
     ...extra,
   });
+}
+
+function userTempDir(userFolder) {
+  const dir = path.join(userFolder, 'tmp');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /**

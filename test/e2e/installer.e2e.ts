@@ -118,7 +118,18 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 				await Promise.all(workflows.map(async (w) => [w.id, (await rest('GET', `/workflows/${w.id}`)).json.data.nodes.map((n: any) => `${n.name}@${n.typeVersion}`)])),
 			);
 		const before = await typeVersions();
-		const aliases = async () => (await page('/types/nodes.json')).find((t: any) => t.name === NODE_TYPES[0]).codex.alias;
+		// n8n 1.x rewrites the editor's node types file in place after an install or update, and
+		// serves it while it writes: a read cut short is read again.
+		const aliases = async (): Promise<string[]> => {
+			for (let attempt = 1; ; attempt++) {
+				try {
+					return (await page('/types/nodes.json')).find((t: any) => t.name === NODE_TYPES[0]).codex.alias;
+				} catch (error) {
+					if (!(error instanceof SyntaxError) || attempt === 60) throw error;
+					await new Promise((r) => setTimeout(r, 500));
+				}
+			}
+		};
 		expect(await aliases()).not.toContain(buildAlias(newer.version));
 		const pid = n8n.child.pid;
 		registry.requests.length = 0;
@@ -130,7 +141,13 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		// The same process, now running the new build's files: the editor's node types carry its codex.
 		expect(n8n.child.pid).toBe(pid);
 		expect(n8n.child.exitCode).toBeNull();
-		expect(await aliases()).toContain(buildAlias(newer.version));
+		// The file is written after the answer on n8n 1.x: give it up to 30 s.
+		let updatedAliases = await aliases();
+		for (let i = 0; i < 60 && !updatedAliases.includes(buildAlias(newer.version)); i++) {
+			await new Promise((r) => setTimeout(r, 500));
+			updatedAliases = await aliases();
+		}
+		expect(updatedAliases).toContain(buildAlias(newer.version));
 		expect(JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version).toBe(newer.version);
 		// Only one version is installed: no backup or second copy left beside it.
 		expect(readdirSync(path.dirname(installedDir())).filter((f) => f.startsWith(PACKAGE_NAME))).toEqual([PACKAGE_NAME]);
