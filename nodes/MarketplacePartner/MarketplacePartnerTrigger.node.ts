@@ -130,8 +130,8 @@ export class MarketplacePartnerTrigger implements INodeType {
 			// n8n starts a run (with an empty item) when a trigger's webhook() throws: answered here
 			// instead, nothing runs for a delivery that could not be checked.
 			this.logger.error(`Marketplace Partner Trigger: a delivery could not be checked: ${(error as Error).message}`);
-			const res = this.getResponseObject();
-			if (!res.headersSent) res.status(500).send('Internal Server Error: the delivery could not be checked and was not accepted').end();
+			// Every step that can throw comes before any answer.
+			this.getResponseObject().status(500).send('Internal Server Error: the delivery could not be checked and was not accepted').end();
 			return { noWebhookResponse: true };
 		}
 	}
@@ -144,10 +144,8 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
-	const header = (name: string) => {
-		const value = req.headers[`${prefix}${name}`];
-		return Array.isArray(value) ? value.join(',') : value;
-	};
+	// Node.js joins a repeated header into one value and strips the whitespace around it.
+	const header = (name: string) => req.get(`${prefix}${name}`);
 	const reply = (status: number, body: string): IWebhookResponseData => {
 		res.status(status).send(body).end();
 		return { noWebhookResponse: true };
@@ -158,12 +156,12 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (/^multipart\//i.test(req.headers['content-type'] ?? '')) {
 		return reply(415, 'Unsupported Media Type: a multipart body cannot be verified; the marketplace sends JSON');
 	}
-	if (!req.rawBody) await req.readRawBody();
+	await req.readRawBody(); // n8n reads the body once; a second call returns at once
 	const rawBody = req.rawBody ?? Buffer.alloc(0);
 	const toleranceSeconds = Number(options.toleranceSeconds ?? 300);
 
 	const rejection = checkWebhook({
-		secrets: [String(credentials.webhookSecret ?? ''), String(credentials.previousWebhookSecret ?? '')],
+		secrets: [credentials.webhookSecret, credentials.previousWebhookSecret].filter((secret): secret is string => typeof secret === 'string'),
 		idHeader: header('webhook-id'),
 		timestampHeader: header('webhook-timestamp'),
 		signatureHeader: header('webhook-signature'),
@@ -176,23 +174,28 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return reply(status, body);
 	}
 
-	let payload: IDataObject;
+	let parsed: unknown;
 	try {
-		payload = JSON.parse(rawBody.toString('utf8'));
+		parsed = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		return reply(400, 'Bad Request: the webhook body is not valid JSON');
 	}
+	// Every delivery of the spec is an object; anything else did not come from the marketplace's sender.
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		return reply(400, 'Bad Request: the webhook body is not a JSON object');
+	}
+	const payload = parsed as IDataObject;
 	// The event header is not signed: the signed payload's event wins, and a header that says
 	// otherwise was changed on the way. Only a payload that names no event leaves it to the header.
-	const signedEvent = typeof payload?.event === 'string' ? payload.event : undefined;
-	const headerEvent = header('webhook-event')?.trim();
+	const signedEvent = typeof payload.event === 'string' ? payload.event : undefined;
+	const headerEvent = header('webhook-event');
 	if (signedEvent !== undefined && headerEvent && headerEvent !== signedEvent) {
 		return reply(400, 'Bad Request: the webhook event header contradicts the event of the signed body');
 	}
 	const event = signedEvent ?? headerEvent ?? '';
 
 	const webhookId = String(header('webhook-id'));
-	const timestampText = String(header('webhook-timestamp')).trim();
+	const timestampText = String(header('webhook-timestamp'));
 	const record = this.getWorkflowStaticData('node');
 	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 	if (!options.allowDuplicates) {
@@ -214,7 +217,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		}
 		recorded = { deliveries: record.deliveries, signed: record.signed };
 		res.once('finish', () => {
-			if (res.statusCode >= 200 && res.statusCode < 300) seenBefore([memory], delivery, Date.now(), toleranceSeconds);
+			if (Math.trunc(res.statusCode / 100) === 2) seenBefore([memory], delivery, Date.now(), toleranceSeconds);
 		});
 		res.once('close', () => inFlight.release(claimed));
 	}
@@ -243,7 +246,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	return {
 		workflowData: [this.helpers.returnJsonArray([item])],
 		get webhookResponse() {
-			if (recorded) Object.assign(record, recorded);
+			Object.assign(record, recorded); // nothing when duplicates are allowed
 			return { message: 'Workflow was started' };
 		},
 	};

@@ -1,8 +1,9 @@
 // The trigger's webhook(), fed real deliveries from the sandbox's own webhook sender over loopback.
 import { createHmac } from 'node:crypto';
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 import { deliveryEntry, ENTRY_CHARS, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import { logsSince, mark } from '../helpers/logs';
 import { credentialsFor } from '../helpers/n8n';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -33,7 +34,7 @@ describe('Marketplace Partner Trigger', () => {
 			secret = app().webhookSecret,
 			id = 'whd_manual_1',
 			event = 'order.created' as string | null,
-			contentType = 'application/json',
+			contentType = 'application/json' as string | null,
 			omit = '',
 			ts = String(Math.floor(Date.now() / 1000)),
 			prefix = 'x-svc-',
@@ -41,12 +42,12 @@ describe('Marketplace Partner Trigger', () => {
 	) {
 		const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 		const headers: Record<string, string> = {
-			'content-type': contentType,
 			[`${prefix}webhook-id`]: id,
 			[`${prefix}webhook-timestamp`]: ts,
 			[`${prefix}webhook-signature`]: signature,
 		};
 		if (event !== null) headers[`${prefix}webhook-event`] = event;
+		if (contentType !== null) headers['content-type'] = contentType;
 		delete headers[omit];
 		const res = await request(server!.url, { method: 'POST', body, headers });
 		return { status: res.statusCode, text: await res.body.text() };
@@ -117,6 +118,8 @@ describe('Marketplace Partner Trigger', () => {
 		await sb.control('POST', `/apps/${app().clientId}/test-event`, {});
 		expect(await delivered()).toEqual([401]);
 		expect(s.runs).toHaveLength(0);
+		// Answered once, by the node, which tells n8n not to answer again.
+		expect(s.answers.map((a) => a.status)).toEqual([401]);
 	});
 
 	test('an empty Webhook Secret refuses everything and says the secret must be set', async () => {
@@ -163,6 +166,14 @@ describe('Marketplace Partner Trigger', () => {
 		expect(s.runs).toHaveLength(0);
 	});
 
+	test('a validly signed body that is JSON but not an object (null, an array, a string, a number) is answered 400 and starts nothing', async () => {
+		const s = await listen();
+		for (const [n, body] of ['null', '[{"event":"order.created"}]', '"order.created"', '5'].entries()) {
+			expect(await post(body, { id: `whd_not_object_${n}` })).toEqual({ status: 400, text: 'Bad Request: the webhook body is not a JSON object' });
+		}
+		expect(s.runs).toHaveLength(0);
+	});
+
 	test('a multipart body (whose bytes n8n has parsed away) is refused 415 and starts nothing', async () => {
 		const s = await listen();
 		const res = await post('--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', { contentType: 'multipart/form-data; boundary=x' });
@@ -172,9 +183,36 @@ describe('Marketplace Partner Trigger', () => {
 
 	test('a delivery that cannot be checked (no credential) is answered 500 by the node itself: n8n would start a run for a thrown error', async () => {
 		const s = (server = await startTriggerServer(undefined as never));
+		const before = mark();
 		const res = await post('{"event":"order.created"}', { id: 'whd_no_credential' });
 		expect(res).toEqual({ status: 500, text: 'Internal Server Error: the delivery could not be checked and was not accepted' });
 		expect(s.runs).toHaveLength(0);
+		// Answered once, by the node: n8n was told not to answer.
+		expect(s.answers).toEqual([{ status: 500, body: 'Internal Server Error: the delivery could not be checked and was not accepted' }]);
+		expect(logsSince(before)).toMatch(/Marketplace Partner Trigger: a delivery could not be checked: \S/);
+	});
+
+	test('a signed delivery without a Content-Type is read raw and verified; a type that only mentions multipart is not multipart', async () => {
+		const s = await listen();
+		expect((await post('{"event":"order.created","n":1}', { id: 'whd_no_type', contentType: null })).status).toBe(200);
+		expect((await post('{"event":"order.created","n":2}', { id: 'whd_json_profile', contentType: 'application/json; profile="multipart/mixed"' })).status).toBe(200);
+		expect(s.runs.map((r) => r[0].json.webhookId)).toEqual(['whd_no_type', 'whd_json_profile']);
+	});
+
+	test('a credential without the Webhook Secret fields (saved before they existed) refuses every delivery', async () => {
+		const withoutSecret = creds();
+		delete withoutSecret.webhookSecret;
+		const s = await listen(withoutSecret);
+		const res = await post('{"event":"order.created"}', { id: 'whd_no_secret_field' });
+		expect(res.status).toBe(401);
+		expect(res.text).toMatch(/Webhook Secret of the n8n credential is empty/);
+		expect(s.runs).toHaveLength(0);
+	});
+
+	test('an accepted delivery is answered as n8n answers its own triggers', async () => {
+		const s = await listen();
+		expect(await post('{"event":"order.created"}', { id: 'whd_answer' })).toEqual({ status: 200, text: '{"message":"Workflow was started"}' });
+		expect(s.runs).toHaveLength(1);
 	});
 
 	test('a body of another content type is read raw and verified all the same', async () => {
@@ -239,6 +277,37 @@ describe('Marketplace Partner Trigger', () => {
 		expect((await post('{"n":"again"}', { id: 'whd_retried_here' })).status).toBe(500);
 		expect((await post('{"n":"again"}', { id: 'whd_retried_here', ts: String(Math.floor(Date.now() / 1000) - 1) })).status).toBe(200);
 		expect(first.runs.map((r) => r[0].json.webhookId)).toEqual(['whd_next', 'whd_retried_here']);
+	});
+
+	test('two different deliveries queued at the same time are both accepted: only copies of one are held back', async () => {
+		const s = await listen();
+		s.queueDelayMs = 300;
+		const ts = String(Math.floor(Date.now() / 1000));
+		const [a, b] = await Promise.all([post('{"event":"order.created","n":"a"}', { id: 'whd_a', ts }), post('{"event":"order.created","n":"b"}', { id: 'whd_b', ts })]);
+		expect([a.status, b.status]).toEqual([200, 200]);
+		expect(s.runs.map((r) => r[0].json.webhookId).sort()).toEqual(['whd_a', 'whd_b']);
+	});
+
+	test("another process's save can overwrite the stored record (last writer wins): this process still knows what it accepted", async () => {
+		const store = { json: '{}' };
+		const workflowId = 'wf-overwritten';
+		const first = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		const second = await startTriggerServer(creds(), { events: ['*'] }, store, workflowId);
+		// The second process reads the stored record, then takes its time to queue its run ...
+		second.queueDelayMs = 400;
+		server = second;
+		const slow = post('{"event":"order.created","n":"b"}', { id: 'whd_b_slow' });
+		await sleep(100);
+		// ... while the first accepts a delivery and saves it; the second's save then overwrites it.
+		server = first;
+		expect((await post('{"event":"order.created","n":"a"}', { id: 'whd_a_saved' })).status).toBe(200);
+		expect((await slow).status).toBe(200);
+		expect(recordOf(JSON.parse(store.json)['node:Marketplace Partner Trigger'].deliveries)).not.toContain(deliveryEntry('whd_a_saved', 0).slice(0, ENTRY_CHARS - 8));
+		// The marketplace's retry of the first delivery, to the first process: its memory has it.
+		expect(await post('{"event":"order.created","n":"a"}', { id: 'whd_a_saved', ts: String(Math.floor(Date.now() / 1000) - 1) })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect([...first.runs, ...second.runs].map((r) => r[0].json.webhookId).sort()).toEqual(['whd_a_saved', 'whd_b_slow']);
+		await second.close();
+		server = first;
 	});
 
 	test('a copy arriving while this process still queues the first is told to come back (409), and is a duplicate then', async () => {
