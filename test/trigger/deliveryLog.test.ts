@@ -1,6 +1,6 @@
 // The record of seen delivery ids: a 24-hour window and a bound on its size.
 import type { IDataObject } from 'n8n-workflow';
-import { deliveryEntry, ENTRY_CHARS, MAX_DELIVERY_IDS, recordOf, seenBefore, signedEntry } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import { deliveryEntry, ENTRY_CHARS, InFlight, keysOf, MAX_DELIVERY_IDS, recordOf, seenBefore, signedEntry } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 
 const HOUR = 60 * 60 * 1000;
 const TOLERANCE = 300;
@@ -182,5 +182,50 @@ describe('seenBefore', () => {
 		expect(seenBefore([stored, memory], d('whd_b', '{"b":1}'), t0 + 2000, TOLERANCE)).toBe(false);
 		expect(stored).toEqual(memory);
 		expect(recordOf(stored.signed)).toHaveLength(2 * ENTRY_CHARS);
+	});
+
+	test('a key found across two entries is no match; the same key where an entry starts is', () => {
+		const now = Math.floor(t0 / 1000);
+		const secondsHex = now.toString(16).padStart(8, '0');
+		const digestChars = ENTRY_CHARS - 8;
+		// An id whose digest ends with the first character of the seconds field: the record below then
+		// holds the digest from offset 1, across the digest and the seconds of one entry.
+		const id = Array.from({ length: 10_000 }, (_, n) => `whd_straddle_${n}`).find((i) => deliveryEntry(i, now)[digestChars - 1] === secondsHex[0])!;
+		const digest = deliveryEntry(id, now).slice(0, digestChars);
+		const straddling = `A${digest.slice(0, -1)}${secondsHex}`;
+		expect(straddling.indexOf(digest)).toBe(1);
+		const state: IDataObject = { deliveries: straddling };
+		expect(seenBefore([state], d(id, '{"first":1}'), t0, TOLERANCE)).toBe(false);
+		expect(recordOf(state.deliveries)).toBe(straddling + deliveryEntry(id, now));
+		expect(seenBefore([state], d(id, '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
+	});
+});
+
+describe('InFlight: deliveries accepted and not yet queued', () => {
+	const keys = (id: string) => keysOf(d(id));
+
+	test('a claim holds all its keys until released; a claim that meets one held key is refused and takes none', () => {
+		const inFlight = new InFlight();
+		expect(inFlight.claim(keys('whd_1'), 0)).toBe(true);
+		expect(inFlight.claim([keys('whd_2')[0], keys('whd_1')[1]], 1)).toBe(false);
+		expect(inFlight.claim(keys('whd_2'), 1)).toBe(true);
+		inFlight.release(keys('whd_1'));
+		expect(inFlight.claim(keys('whd_1'), 2)).toBe(true);
+	});
+
+	test('a claim lapses a minute after it was made (a run n8n never queued leaves it behind), not before', () => {
+		const inFlight = new InFlight();
+		inFlight.claim(['a'], 0);
+		inFlight.claim(['b'], 30_000);
+		expect(inFlight.claim(['a'], 59_999)).toBe(false);
+		expect(inFlight.claim(['a'], 60_000)).toBe(true);
+		expect(inFlight.claim(['b'], 60_000)).toBe(false);
+		expect(inFlight.claim(['b'], 90_000)).toBe(true);
+	});
+
+	test('keysOf: the id and the signed bytes, each on its own', () => {
+		const [byId, bySigned] = keysOf(d('whd_k', '{"k":1}', '1780272000'));
+		expect(byId).toBe(deliveryEntry('whd_k', 0).slice(0, ENTRY_CHARS - 8));
+		expect(bySigned).toBe(signedEntry('1780272000', Buffer.from('{"k":1}'), 0).slice(0, ENTRY_CHARS - 8));
 	});
 });
