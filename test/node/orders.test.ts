@@ -53,6 +53,30 @@ describe('Order operations in the n8n engine', () => {
 		}
 	});
 
+	test('Newest First over a list in no order at all: by created_at, then id; an entry without created_at last, one without id last in its second', async () => {
+		const at = (second: number) => `2026-05-01 10:00:0${second}`;
+		const orders = [
+			{ order_item_id: 5, created_at: at(2) },
+			{ order_item_id: 3, created_at: at(0) },
+			{ order_item_id: 8 },
+			{ order_item_id: 7, created_at: at(3) },
+			{ order_item_id: 1, created_at: at(1) },
+			{ created_at: at(3) },
+			{ order_item_id: 9, created_at: at(3) },
+		];
+		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, sort: 'newestFirst' },
+				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json.order_item_id)).toEqual([9, 7, undefined, 5, 1, 3, 8]);
+		} finally {
+			await api.close();
+		}
+	});
+
 	test('Return All against an API that ignores offset stops with an error after the first page came back twice, not in an endless loop', async () => {
 		const orders = [1, 2, 3].map((order_item_id) => ({ order_item_id, created_at: '2026-05-01 10:00:00' }));
 		const api = await startScriptedApi([ok({ orders, pagination: { has_more: true } })]);

@@ -125,7 +125,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (!more || orderItems.length >= limit) break;
 		}
 		if (!newestFirst) return orderItems;
-		const key = (item: INodeExecutionData) => `${textOf(item.json.created_at ?? '')}|${textOf(item.json.order_item_id ?? '').padStart(20, '0')}`;
+		// created_at, then the id; the separator sorts below every character, so an entry without
+		// created_at comes last (with "|", it came first: "|" sorts above the digits).
+		const key = (item: INodeExecutionData) => `${textOf(item.json.created_at ?? '')}\u0000${textOf(item.json.order_item_id ?? '').padStart(20, '0')}`;
 		return orderItems.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).slice(0, wanted);
 	});
 }
