@@ -350,10 +350,10 @@ describe('Check Setup against answers the sandbox never gives', () => {
 		expect(requests).toEqual([]);
 	});
 
-	test('a SKU without a product id is not used: nothing is written', async () => {
+	test.each([['SKU-4'], [true]])('a SKU without a product id is not used (nor checked): nothing is written (SKU %p)', async (sku) => {
 		const { report, requests } = await checkScripted(
 			[ok({ pong: true }), ok({ orders: [], pagination: { has_more: false } }), { status: 404, body: { error: { code: 'order_not_found' } } }],
-			{ sku: 'SKU-4', stock: 2 },
+			{ sku, stock: 2 },
 		);
 		expect(report['Permission stock:write'].result).toBe('skipped');
 		expect(requests.filter((r) => r.startsWith('POST'))).toEqual([]);

@@ -213,6 +213,11 @@ describe('an answer that is not HTTP', () => {
 		expect(notHttpError(node, { message: 'request failed', cause: parseError }, 'http://127.0.0.1:22/v1')?.message).toBe('The Base URL does not answer in HTTP');
 	});
 
+	test('what the failure said, once each, without parts that are not text or are empty', () => {
+		const failure = { code: 7, message: 'Parse Error: Expected HTTP/', cause: { code: '', message: 'Parse Error: Expected HTTP/' } };
+		expect(notHttpError(node, failure, 'http://127.0.0.1:22/v1')?.description).toMatch(/^The server at http:\/\/127\.0\.0\.1:22 answered something that is not HTTP \(Parse Error: Expected HTTP\/\)\. /);
+	});
+
 	test('https to a port that speaks plain HTTP: the Base URL does not speak https', () => {
 		const tls = Object.assign(new Error('write EPROTO 40E7:error:0A00010B:SSL routines:ssl3_get_record:wrong version number'), { code: 'EPROTO' });
 		const error = notHttpError(node, tls, 'https://partner.example.com:8080/api/partner/v1');

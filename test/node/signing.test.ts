@@ -126,6 +126,17 @@ describe('the credential signer, as n8n calls it', () => {
 		expect(signed.body).toBe('a=b+c');
 		expect((signed.headers as Record<string, string>)['Content-Type']).toBe('application/x-www-form-urlencoded');
 		await expect(signRequestOptions(creds, { method: 'POST', uri: `${BASE}/x.php`, formData: {} } as unknown as IHttpRequestOptions)).rejects.toThrow(/Multipart/);
+		// A Content-Type the user set (any case) is kept, not replaced.
+		const typed = await signRequestOptions(creds, {
+			method: 'POST',
+			uri: `${BASE}/x.php`,
+			form: 'a=1',
+			headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+		} as unknown as IHttpRequestOptions);
+		expect(typed.body).toBe('a=1');
+		expect(Object.entries(typed.headers as Record<string, string>).filter(([name]) => name.toLowerCase() === 'content-type')).toEqual([
+			['content-type', 'application/x-www-form-urlencoded; charset=utf-8'],
+		]);
 	});
 
 	test('a URL typed with spaces is signed in the percent-encoded form the client sends', async () => {
@@ -291,6 +302,9 @@ describe('the credential signer with every body and header shape n8n may hand it
 			const signed = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/plain.php`, qs });
 			expect(signed.url).toBe(`${BASE}/plain.php`);
 			expectSignedAsSent(signed, '/plain.php');
+			const withQuery = await signRequestOptions(creds, { method: 'GET', url: `${BASE}/plain.php?a=1`, qs });
+			expect(withQuery.url).toBe(`${BASE}/plain.php?a=1`);
+			expectSignedAsSent(withQuery, '/plain.php?a=1');
 		}
 	});
 

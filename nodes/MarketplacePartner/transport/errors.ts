@@ -267,7 +267,7 @@ export function notHttpError(node: INode, failure: unknown, baseUrl: string, ite
 	const tls = /EPROTO|wrong version number|packet length too long/i.test(said);
 	if (!tls && !/HPE_|Parse Error/i.test(said)) return undefined;
 	return new NodeOperationError(node, tls ? 'The Base URL does not speak https' : 'The Base URL does not answer in HTTP', {
-		description: `The server at ${new URL(baseUrl).origin} answered something that is not ${tls ? 'TLS' : 'HTTP'}${said ? ` (${said.slice(0, 120)})` : ''}. Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.`,
+		description: `The server at ${new URL(baseUrl).origin} answered something that is not ${tls ? 'TLS' : 'HTTP'} (${said.slice(0, 120)}). Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.`,
 		itemIndex,
 	});
 }

@@ -256,7 +256,7 @@ async function send(
 		}
 
 		if (statusCode === 401 && !clockCorrected && said.code === 'expired_timestamp') {
-			const serverMs = Date.parse(String(responseHeaders?.date ?? ''));
+			const serverMs = Date.parse(String(responseHeaders?.date)); // no header: NaN
 			if (!Number.isNaN(serverMs)) {
 				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
 				clockCorrected = true;

@@ -88,7 +88,7 @@ function rawBodyOf(body: IHttpRequestOptions['body']): string {
 	if (typeof body === 'string') return body;
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
 	if (body instanceof URLSearchParams) return body.toString();
-	if (typeof body === 'object' && typeof (body as { getHeaders?: unknown }).getHeaders === 'function') {
+	if (typeof (body as { getHeaders?: unknown }).getHeaders === 'function') {
 		throw new Error('Multipart (form-data) bodies cannot be signed for the Partner API; send JSON.');
 	}
 	return JSON.stringify(body);

@@ -113,7 +113,7 @@ function permissionFinding(context: IExecuteFunctions, permission: string, what:
 
 /** Milliseconds of the answer's Date header, or NaN. */
 function dateOf(answer: ApiAnswer): number {
-	return Date.parse(String(answer.headers.date ?? ''));
+	return Date.parse(String(answer.headers.date)); // no header: NaN
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
