@@ -153,7 +153,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	// The exact bytes received: n8n keeps them for JSON and text bodies; other types are read now,
 	// but a multipart body n8n has already parsed into fields: its bytes are gone, so it cannot be verified.
-	if (/^multipart\//i.test(req.headers['content-type'] ?? '')) {
+	if (/^multipart\//i.test(String(req.headers['content-type']))) {
 		return reply(415, 'Unsupported Media Type: a multipart body cannot be verified; the marketplace sends JSON');
 	}
 	await req.readRawBody(); // n8n reads the body once; a second call returns at once
