@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Order > Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
+import type { IDataObject } from 'n8n-workflow';
 import { logsSince, mark } from '../helpers/logs';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -37,9 +38,8 @@ describe('Order operations in the n8n engine', () => {
 		expect(newest).not.toEqual(all.slice(0, 7).map((o) => o.order_item_id));
 	});
 
-	test('Newest First: order items created in the same second come newest id first, also across a digit boundary (99999, 100000)', async () => {
-		const at = '2026-05-01 10:00:00';
-		const orders = [99999, 100000, 100001, 9].map((order_item_id) => ({ order_item_id, created_at: at }));
+	/** The order item ids Get Many (Return All, Newest First) puts out for an API that lists `orders`. */
+	async function newestFirstIds(orders: IDataObject[]) {
 		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
 		try {
 			const { items, error } = await runNode({
@@ -47,10 +47,16 @@ describe('Order operations in the n8n engine', () => {
 				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
 			});
 			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json.order_item_id)).toEqual([100001, 100000, 99999, 9]);
+			return items.map((i) => i.json.order_item_id);
 		} finally {
 			await api.close();
 		}
+	}
+
+	test('Newest First: order items created in the same second come newest id first, also across a digit boundary (99999, 100000)', async () => {
+		const at = '2026-05-01 10:00:00';
+		const orders = [99999, 100000, 100001, 9].map((order_item_id) => ({ order_item_id, created_at: at }));
+		expect(await newestFirstIds(orders)).toEqual([100001, 100000, 99999, 9]);
 	});
 
 	test('Newest First over a list in no order at all: by created_at, then id; an entry without created_at last, one without id last in its second', async () => {
@@ -64,17 +70,7 @@ describe('Order operations in the n8n engine', () => {
 			{ created_at: at(3) },
 			{ order_item_id: 9, created_at: at(3) },
 		];
-		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
-		try {
-			const { items, error } = await runNode({
-				parameters: { resource: 'order', operation: 'getMany', returnAll: true, sort: 'newestFirst' },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
-			});
-			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json.order_item_id)).toEqual([9, 7, undefined, 5, 1, 3, 8]);
-		} finally {
-			await api.close();
-		}
+		expect(await newestFirstIds(orders)).toEqual([9, 7, undefined, 5, 1, 3, 8]);
 	});
 
 	test('Return All against an API that ignores offset stops with an error after the first page came back twice, not in an endless loop', async () => {
