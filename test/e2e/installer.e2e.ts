@@ -118,20 +118,19 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 				await Promise.all(workflows.map(async (w) => [w.id, (await rest('GET', `/workflows/${w.id}`)).json.data.nodes.map((n: any) => `${n.name}@${n.typeVersion}`)])),
 			);
 		const before = await typeVersions();
-		// n8n 1.x rewrites the editor's node types file in place after an install or update, and
-		// serves it while it writes: a read cut short is read again.
-		const nodeTypes = async (): Promise<any[]> => {
+		// The action node's aliases in the editor's node types file, once `wanted` holds for them (up to
+		// 30 s). n8n 1.x rewrites that file in place after an install or update, after its answer, and
+		// serves it while it writes: a read cut short counts as not yet.
+		const aliasesIn = (types: any[]): string[] => types.find((t) => t.name === NODE_TYPES[0]).codex.alias;
+		const aliasesOnce = async (wanted: (aliases: string[]) => boolean): Promise<string[]> => {
 			for (let attempt = 1; attempt < 60; attempt++) {
-				try {
-					return await page('/types/nodes.json');
-				} catch {
-					await new Promise((r) => setTimeout(r, 500));
-				}
+				const types: any[] | undefined = await page('/types/nodes.json').catch(() => undefined);
+				if (types && wanted(aliasesIn(types))) return aliasesIn(types);
+				await new Promise((r) => setTimeout(r, 500));
 			}
-			return await page('/types/nodes.json'); // the last try's error is the test's
+			return aliasesIn(await page('/types/nodes.json')); // the last try's failure is the test's
 		};
-		const aliases = async (): Promise<string[]> => (await nodeTypes()).find((t: any) => t.name === NODE_TYPES[0]).codex.alias;
-		expect(await aliases()).not.toContain(buildAlias(newer.version));
+		expect(await aliasesOnce(() => true)).not.toContain(buildAlias(newer.version));
 		const pid = n8n.child.pid;
 		registry.requests.length = 0;
 		const res = await rest('PATCH', '/community-packages', { name: PACKAGE_NAME });
@@ -142,13 +141,7 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		// The same process, now running the new build's files: the editor's node types carry its codex.
 		expect(n8n.child.pid).toBe(pid);
 		expect(n8n.child.exitCode).toBeNull();
-		// The file is written after the answer on n8n 1.x: give it up to 30 s.
-		let updatedAliases = await aliases();
-		for (let i = 0; i < 60 && !updatedAliases.includes(buildAlias(newer.version)); i++) {
-			await new Promise((r) => setTimeout(r, 500));
-			updatedAliases = await aliases();
-		}
-		expect(updatedAliases).toContain(buildAlias(newer.version));
+		expect(await aliasesOnce((aliases) => aliases.includes(buildAlias(newer.version)))).toContain(buildAlias(newer.version));
 		expect(JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version).toBe(newer.version);
 		// Only one version is installed: no backup or second copy left beside it.
 		expect(readdirSync(path.dirname(installedDir())).filter((f) => f.startsWith(PACKAGE_NAME))).toEqual([PACKAGE_NAME]);
