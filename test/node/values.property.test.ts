@@ -49,7 +49,7 @@ describe('datetimes', () => {
 
 	test('toApiDateTime: a moment in UTC is written as the API writes it, in any zone', () => {
 		fc.assert(
-			fc.property(fc.date({ noInvalidDate: true, min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z') }), fc.constantFrom('UTC', 'America/New_York', 'Asia/Kathmandu'), (date, timeZone) => {
+			fc.property(fc.date({ noInvalidDate: true, min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-30T23:59:59Z') }), fc.constantFrom('UTC', 'America/New_York', 'Asia/Kathmandu'), (date, timeZone) => {
 				const ms = Math.floor(date.getTime() / 1000) * 1000;
 				expect(toApiDateTime(new Date(ms).toISOString(), 'Start From', timeZone)).toBe(formatApiDateTime(ms, timeZone));
 				expect(toApiDateTime(new Date(ms), 'Start From', timeZone)).toBe(formatApiDateTime(ms, timeZone));

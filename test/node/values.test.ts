@@ -97,6 +97,24 @@ describe('the API\'s time zone', () => {
 		expect(toApiDateTime(new Date(Date.UTC(2026, 0, 31, 14)), 'Updated After', 'Asia/Tokyo')).toBe('2026-01-31 23:00:00');
 	});
 
+	// Found by the property test: the year past 9999 went out as five digits, year 0 as year 1 (Intl's 1 BC).
+	test('years are counted as ISO 8601 counts them, through year 0 and before it', () => {
+		expect(formatApiDateTime(Date.parse('0000-06-01T00:00:00Z'))).toBe('0000-06-01 00:00:00');
+		expect(formatApiDateTime(Date.parse('0000-01-01T00:30:00Z'), 'Etc/GMT+1')).toBe('-0001-12-31 23:30:00');
+		expect(formatApiDateTime(Date.parse('0999-03-04T05:06:07Z'))).toBe('0999-03-04 05:06:07');
+		expect(toApiDateTime('0000-06-01T00:00:00Z', 'Updated After', 'UTC')).toBe('0000-06-01 00:00:00');
+		expect(toApiDateTime('9999-12-31T20:59:59Z', 'Updated After', 'Europe/Istanbul')).toBe('9999-12-31 23:59:59');
+	});
+
+	test.each([
+		['9999-12-31T21:00:00Z', 'Europe/Istanbul', '10000-01-01 00:00:00'],
+		['0000-01-01T00:30:00+01:00', 'UTC', '-0001-12-31 23:30:00'],
+	])('a moment outside the four-digit years in the API\'s zone is refused: %s in %s', (value, zone, there) => {
+		expect(() => toApiDateTime(value, 'Updated After', zone)).toThrow(
+			new Error(`Updated After is outside the years the API can write (0000 to 9999 in its time zone, ${zone}): "${value}" is ${there} there.`),
+		);
+	});
+
 	test('a value without a zone is the API\'s own wall clock: sent as written, whatever the zone', () => {
 		expect(toApiDateTime('2026-01-31T14:00', 'Updated After', 'Asia/Tokyo')).toBe('2026-01-31 14:00:00');
 	});

@@ -54,6 +54,7 @@ function wallClock(timeZone: string): Intl.DateTimeFormat | undefined {
 		return new Intl.DateTimeFormat('en-US', {
 			timeZone,
 			hourCycle: 'h23',
+			era: 'short',
 			year: 'numeric',
 			month: '2-digit',
 			day: '2-digit',
@@ -74,8 +75,10 @@ export function formatApiDateTime(ms: number, timeZone = 'UTC'): string {
 			.formatToParts(new Date(ms))
 			.map((part) => [part.type, part.value]),
 	);
+	// Intl counts the years before year 1 backwards (1 BC, 2 BC); ISO 8601 counts on through year 0.
+	const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
 	// Intl writes years before 1000 with fewer digits; the API reads four.
-	return `${parts.year.padStart(4, '0')}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+	return `${year < 0 ? '-' : ''}${String(Math.abs(year)).padStart(4, '0')}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /**
@@ -96,7 +99,12 @@ export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): 
 	if (!zone) return local;
 	const ms = Date.parse(`${day}T${hm}:${seconds}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
 	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${cut(m[0], QUOTED_CHARS)}".`);
-	return formatApiDateTime(ms, timeZone);
+	const written = formatApiDateTime(ms, timeZone);
+	// In the API's zone the moment can leave the four-digit years (9999-12-31T23:00:00Z is year 10000 in Istanbul).
+	if (!/^\d{4}-/.test(written)) {
+		throw new Error(`${field} is outside the years the API can write (0000 to 9999 in its time zone, ${timeZone}): "${cut(m[0], QUOTED_CHARS)}" is ${written} there.`);
+	}
+	return written;
 }
 
 /**
