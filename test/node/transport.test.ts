@@ -315,6 +315,37 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(credentialReads).toBe(1);
 	});
 
+	test('a credential read that failed is read again by the items after it, not given to all of them', async () => {
+		api = await startScriptedApi([ok({ pong: true })]);
+		let reads = 0;
+		const credentials = credentialsFor(api.baseUrl, app);
+		const baseUrl = credentials.baseUrl;
+		// n8n's first read fails (a database that blinked); every later read succeeds.
+		Object.defineProperty(credentials, 'baseUrl', {
+			enumerable: true,
+			get: () => {
+				reads++;
+				if (reads === 1) throw new Error('the credentials table is locked');
+				return baseUrl;
+			},
+		});
+		const { error, items, credentialReads } = await runNode({ parameters: ping, items: Array.from({ length: 25 }, (_, row) => ({ row })), credentials, continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(25);
+		const failed = items.filter((item) => item.json.error !== undefined);
+		expect(failed.length).toBeGreaterThan(0);
+		expect(failed.every((item) => item.json.error === 'the credentials table is locked')).toBe(true);
+		expect(items.filter((item) => item.json.pong === true).length).toBe(25 - failed.length);
+		expect(items.at(-1)?.json.pong).toBe(true);
+		expect(credentialReads).toBe(2);
+	});
+
+	test('a credential that cannot be used names the item that read it', async () => {
+		const { error } = await runNode({ parameters: ping, credentials: credentialsFor('https://partner.example.com/api/partner', app) });
+		expect(error?.message).toMatch(/end in the version segment/);
+		expect(error?.context?.itemIndex).toBe(0);
+	});
+
 	test('a refusal of the second of two pings names item 1', async () => {
 		api = await startScriptedApi([ok({ pong: true }), refusal(403, 'client_inactive')]);
 		const { error } = await runNode({ parameters: ping, items: [{ row: 1 }, { row: 2 }], credentials: credentialsFor(api.baseUrl, app) });

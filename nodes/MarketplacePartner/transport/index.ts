@@ -70,7 +70,8 @@ async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedC
 	try {
 		parsed = parseCredentials(data);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, { itemIndex });
+		// No item index here: the item that fails with it gets its own (toNodeError).
+		throw new NodeOperationError(this.getNode(), (error as Error).message);
 	}
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
