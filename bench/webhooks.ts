@@ -41,12 +41,15 @@ const RSS_LIMIT_MIB = Number(option('rss-limit-mib') ?? 4096);
 /** Memory is sampled after every fifth of the deliveries, to show how it moves over the run. */
 const MEMORY_POINTS = 5;
 
-type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull';
+type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull' | 'triggerNoRecord';
 const SCENARIOS: Record<Scenario, { label: string; workflowId: string; path: string }> = {
 	webhook: { label: "n8n's Webhook node, Header Auth", workflowId: 'benchWebhookNode01', path: 'webhook/bench-webhook-node' },
 	form: { label: "n8n's Form Trigger", workflowId: 'benchFormTrigger01', path: 'form/b0000000-0000-4000-8000-00000000d001' },
 	triggerEmpty: { label: 'our trigger, record empty', workflowId: 'benchTriggerEmpty1', path: 'webhook/b0000000-0000-4000-8000-00000000e001/webhook' },
 	triggerFull: { label: `our trigger, record full (${MAX_DELIVERY_IDS.toLocaleString('en-US')} ids)`, workflowId: 'benchTriggerFull01', path: 'webhook/b0000000-0000-4000-8000-00000000f001/webhook' },
+	// Allow Duplicate Deliveries on: no record, so n8n saves no static data per delivery. Not a
+	// target: beside the record-empty row it shows what the record's save costs in n8n.
+	triggerNoRecord: { label: 'our trigger, no record (Allow Duplicates)', workflowId: 'benchTriggerNoRec1', path: 'webhook/b0000000-0000-4000-8000-00000000a001/webhook' },
 };
 const ALL_SCENARIOS = Object.keys(SCENARIOS) as Scenario[];
 
@@ -139,7 +142,7 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 		settings: { executionOrder: 'v1' },
 		...(staticData ? { staticData } : {}),
 	});
-	const trigger = (scenario: Scenario, webhookId: string, staticData?: IDataObject) =>
+	const trigger = (scenario: Scenario, webhookId: string, staticData?: IDataObject, parameters: IDataObject = TRIGGER_PARAMETERS) =>
 		workflow(
 			scenario,
 			{
@@ -148,7 +151,7 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 				type: 'n8n-nodes-marketplace-partner.marketplacePartnerTrigger',
 				typeVersion: 1,
 				webhookId,
-				parameters: TRIGGER_PARAMETERS,
+				parameters,
 				credentials: { marketplacePartnerApi: { id: credentialId, name: 'Bench partner' } },
 			},
 			staticData,
@@ -175,6 +178,7 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 		}),
 		trigger('triggerEmpty', 'b0000000-0000-4000-8000-00000000e001'),
 		trigger('triggerFull', 'b0000000-0000-4000-8000-00000000f001', { [`node:${TRIGGER_NODE}`]: fullRecord }),
+		trigger('triggerNoRecord', 'b0000000-0000-4000-8000-00000000a001', undefined, { ...TRIGGER_PARAMETERS, options: { allowDuplicates: true } }),
 	];
 }
 
@@ -475,6 +479,13 @@ export function report(results: Result[], recordBytes?: number): string[] {
 	if (recordBytes !== undefined) lines.push(`The full record: the trigger's static data after ${fmt(MAX_DELIVERY_IDS)} deliveries, ${fmt(recordBytes / 1024)} KB as JSON.`);
 	for (const c of comparisons(results)) {
 		lines.push(`- ${c.mode}, ${c.label}: ${c.checks.map((k) => `${k.text} against ${k.reference} (${k.target}: ${k.met ? 'met' : 'MISSED'})`).join('; ')}`);
+	}
+	// What the record costs in n8n: the same trigger with and without it, and n8n's Form Trigger.
+	for (const noRecord of results.filter((r) => r.scenario === 'triggerNoRecord')) {
+		const empty = results.find((r) => r.mode === noRecord.mode && r.scenario === 'triggerEmpty');
+		const form = results.find((r) => r.mode === noRecord.mode && r.scenario === 'form');
+		const against = (r: Result | undefined) => (r ? `, ${fmt(noRecord.perSecond / r.perSecond, 2)}x ${SCENARIOS[r.scenario].label} (${fmt(r.perSecond, 1)}/s)` : '');
+		lines.push(`- ${noRecord.mode}, ${SCENARIOS.triggerNoRecord.label}: ${fmt(noRecord.perSecond, 1)}/s${against(form)}${against(empty)}, p99 ${fmt(noRecord.p99)} ms (the record's save per delivery is the difference to the record-empty row)`);
 	}
 	return lines;
 }
