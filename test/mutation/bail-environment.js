@@ -3,7 +3,8 @@
 // environment stops a mutant's run at its first failing test: every later test and hook is
 // skipped. A failed test's own retries (jest.retryTimes, deferred to the end of its block) still run:
 // skipped, it would be reported skipped, its failure lost, and Stryker would count the mutant as
-// survived. A retry that passes (a flaky wall-clock bound, not the mutant) lifts the bail.
+// survived. A retry that passes (a flaky wall-clock bound, not the mutant) lifts the bail. So do the
+// tests under a failed beforeAll, which jest reports failed only if they are not skipped.
 // Outside Stryker it is the plain node environment.
 const { TestEnvironment } = require('jest-environment-node');
 
@@ -22,7 +23,8 @@ class BailEnvironment extends TestEnvironment {
 			}
 			// Skipped, not failed: a file that fails to run would make Stryker report an error, not a kill.
 			else if (event.name === 'run_start' && killed === mutant) skipAll(state.rootDescribeBlock);
-			else if (event.name === 'test_start' && killed === mutant && event.test !== failedTest) event.test.mode = 'skip';
+			// A test that carries an error already (its block's beforeAll failed) is left to be reported failed.
+			else if (event.name === 'test_start' && killed === mutant && event.test !== failedTest && event.test.errors.length === 0) event.test.mode = 'skip';
 			else if (event.name === 'test_done' && event.test === failedTest && event.test.errors.length === 0) killed = failedTest = undefined;
 		}
 		await super.handleTestEvent?.(event, state);
