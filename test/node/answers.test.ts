@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { OffsetCheck, readFlag, readOrdersPage, successData } from '../../nodes/MarketplacePartner/transport/answers';
+import { OffsetCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/MarketplacePartner/transport/answers';
 
 const node = { name: 'Marketplace Partner', type: 'marketplacePartner', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const page = (...ids: Array<number | string>) => ids.map((order_item_id) => ({ order_item_id }));
@@ -31,6 +31,25 @@ describe('the success envelope', () => {
 		['a text body', 'ok'],
 	])('%s is not', (_, envelope) => {
 		expect(successData(envelope)).toBeUndefined();
+	});
+});
+
+describe('Retry-After: seconds or a date', () => {
+	const now = Date.parse('2026-11-26T10:00:00Z');
+	test.each<[unknown, number | undefined]>([
+		['120', 120_000],
+		['0', 0],
+		[['7', '9'], 7000],
+		['Thu, 26 Nov 2026 10:00:05 GMT', 5000],
+		['2026-11-26T10:00:03Z', 3000],
+		['2026-11-26T10:00:03+00:00', 3000],
+		['Wed, 21 Oct 2015 07:28:00 GMT', 0], // already past: no wait
+		['soon', undefined],
+		['', undefined],
+		[undefined, undefined],
+		[[], undefined],
+	])('%j', (header, expected) => {
+		expect(retryAfterMs(header, now)).toBe(expected);
 	});
 });
 

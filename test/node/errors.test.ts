@@ -2,9 +2,11 @@ import type { INode } from 'n8n-workflow';
 import {
 	apiErrorFromResponse,
 	API_ERRORS,
+	cutAtDeadline,
 	describeNetworkError,
 	explainBySku,
 	explainOrderDetail,
+	networkCode,
 	notHttpError,
 	readErrorBody,
 } from '../../nodes/MarketplacePartner/transport/errors';
@@ -168,6 +170,37 @@ describe('network errors in words', () => {
 		['EPIPE', 'the connection was closed before an answer came'],
 	])('%s: %s', (code, words) => {
 		expect(describeNetworkError(code)).toBe(words);
+	});
+});
+
+describe('a failed request that got no answer: retried when the network says so', () => {
+	const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+	test.each<[string, unknown, string | undefined]>([
+		['its code', reset, 'ECONNRESET'],
+		['the code of its cause', { message: 'request failed', cause: { code: 'ECONNREFUSED' } }, 'ECONNREFUSED'],
+		['its message', new Error('socket hang up'), 'socket hang up'],
+		// n8n 1.x wraps it in an error of its own words, without cause or code; the network's are in `messages`.
+		['the words n8n 1.x keeps', { message: 'The connection to the server was closed unexpectedly', messages: [42, 'socket hang up'] }, 'socket hang up'],
+		['the code before the message', { code: 'EPIPE', message: 'socket hang up' }, 'EPIPE'],
+		['a later part when the first says nothing', { code: 'ERR_BAD_RESPONSE', message: 'timeout of 1000ms exceeded' }, 'timeout'],
+		['an answer that is not HTTP', { code: 'HPE_INVALID_CONSTANT', message: 'Parse Error' }, undefined],
+		['an error of ours', new Error('Stock must be 0 or more'), undefined],
+		['nothing thrown', undefined, undefined],
+		['null thrown', null, undefined],
+	])('%s', (_, failure, code) => {
+		expect(networkCode(failure)).toBe(code);
+	});
+
+	// axios says "canceled" both when the signer's deadline cut the answer and when the user stopped the run.
+	test.each<[string, unknown, number, boolean]>([
+		['cancelled at the deadline', { code: 'ERR_CANCELED', message: 'canceled' }, 1000, true],
+		['cancelled after it', { message: 'canceled' }, 1500, true],
+		['its cause cancelled', { message: 'request failed', cause: { code: 'ERR_CANCELED' } }, 1000, true],
+		['cancelled before it: the user', { code: 'ERR_CANCELED', message: 'canceled' }, 999, false],
+		['another failure at the deadline', { code: 'ERR_BAD_RESPONSE', message: 'cancelled by the proxy' }, 1000, false],
+		['nothing thrown', undefined, 1000, false],
+	])('%s', (_, failure, elapsedMs, cut) => {
+		expect(cutAtDeadline(failure, elapsedMs, 1000)).toBe(cut);
 	});
 });
 

@@ -63,6 +63,16 @@ describe('a Base URL that redirects: nothing signed leaves its origin', () => {
 		expect(elsewhere.requests).toHaveLength(0);
 	});
 
+	test('a sheet stops at its first redirect: with Concurrency 1 the rows after it are never sent', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'stock', operation: 'update', productId: '={{ $json.id }}', stock: '1', options: { concurrency: 1 } },
+			credentials: credentials(),
+			items: [{ id: 70001 }, { id: 70002 }, { id: 70003 }],
+		});
+		expectNotFollowed(error);
+		expect(redirector.requests).toHaveLength(1);
+	});
+
 	test('a redirect without a Location, or with an unprintable one, is refused and says so within bounds', async () => {
 		await redirector.close();
 		redirector = await startScriptedApi([{ status: 302 }, { status: 302, headers: { location: `http://x.example/${'é'.repeat(300)}` } }]);

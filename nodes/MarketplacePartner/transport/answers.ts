@@ -22,6 +22,17 @@ export function successData(envelope: unknown): IDataObject | undefined {
 	return readFlag(ok) === true && data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
 }
 
+/**
+ * The wait a Retry-After header asks for, in ms from `nowMs`: delay-seconds or a date; undefined
+ * when absent or unreadable. Only digits are seconds: V8's Date.parse reads "12" as a year.
+ */
+export function retryAfterMs(header: unknown, nowMs: number): number | undefined {
+	const value = String(Array.isArray(header) ? header[0] : header);
+	if (/^\d+$/.test(value)) return Number(value) * 1000;
+	const at = Date.parse(value);
+	return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
 export interface OrdersPage {
 	orders: IDataObject[];
 	/** Whether to ask for the page after this one. */

@@ -257,13 +257,44 @@ export class NotSentError extends NodeOperationError {
 }
 
 /**
+ * What a failed request's error says of itself, most specific first: its cause's code and message,
+ * its own, and the network's own words, which n8n 1.x keeps in `messages` of the error it wraps
+ * them in ("socket hang up"). Only non-empty text: anything can be thrown.
+ */
+function failureWords(failure: unknown): string[] {
+	const e = failure as { code?: unknown; message?: unknown; messages?: unknown; cause?: { code?: unknown; message?: unknown } } | null | undefined;
+	const messages: unknown[] = Array.isArray(e?.messages) ? e.messages : [];
+	return [e?.cause?.code, e?.code, e?.cause?.message, e?.message, ...messages].filter((part): part is string => typeof part === 'string' && part !== '');
+}
+
+// Failures that say a request got no answer, so that trying again may get one.
+const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed|timeout/i;
+
+/** The network failure a request's error reports, when a retry may cure it; undefined for any other failure. */
+export function networkCode(failure: unknown): string | undefined {
+	for (const word of failureWords(failure)) {
+		const code = RETRYABLE_NETWORK.exec(word)?.[0];
+		if (code) return code;
+	}
+	return undefined;
+}
+
+/**
+ * Whether a request was cancelled by the signer's deadline (requestSigner.ts): an answer still
+ * arriving at the time-out. axios words that "canceled", as it words a run cancelled by the user,
+ * which is told apart by the time it came.
+ */
+export function cutAtDeadline(failure: unknown, elapsedMs: number, timeoutMs: number): boolean {
+	return elapsedMs >= timeoutMs && failureWords(failure).some((word) => word === 'ERR_CANCELED' || word === 'canceled');
+}
+
+/**
  * An error for an answer that is not HTTP at all (n8n says only "Parse Error: Expected HTTP/"):
  * the Base URL points at a port where something else listens, or https at an http port. Undefined
  * for any other failure.
  */
 export function notHttpError(node: INode, failure: unknown, baseUrl: string, itemIndex?: number): NodeOperationError | undefined {
-	const e = failure as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-	const said = [...new Set([e?.cause?.code, e?.code, e?.cause?.message, e?.message].filter((part) => typeof part === 'string' && part))].join(' ');
+	const said = [...new Set(failureWords(failure))].join(' ');
 	const tls = /EPROTO|wrong version number|packet length too long/i.test(said);
 	if (!tls && !/HPE_|Parse Error/i.test(said)) return undefined;
 	return new NodeOperationError(node, tls ? 'The Base URL does not speak https' : 'The Base URL does not answer in HTTP', {

@@ -10,10 +10,9 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, describeNetworkError, NotSentError, notHttpError, readBody, redirectError } from './errors';
-import { ownValue } from '../helpers/untrusted';
-import { successData } from './answers';
-import { runPolicyOf, type ApiContext, type RunPolicy } from './runPolicy';
+import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError } from './errors';
+import { retryAfterMs, successData } from './answers';
+import { runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
@@ -35,14 +34,17 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
  * run neither pauses nor slows down for it.
  */
 const SERVER_ERROR_RETRIES = 3;
-const RETRYABLE_NETWORK = /ECONNRESET|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNABORTED|EAI_AGAIN|socket hang up|other side closed|timeout/i;
 const REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The status an error answered with HTTP 2xx stands for, by its API code: some backends answer
  * every error with 200 and `ok: false`, and a rate limit or an expired timestamp must still be
  * handled as one.
  */
-const STATUS_OF_CODE: Record<string, number> = { rate_limited: 429, service_unavailable: 503, expired_timestamp: 401 };
+const STATUS_OF_CODE = new Map<string | undefined, number>([
+	['rate_limited', 429],
+	['service_unavailable', 503],
+	['expired_timestamp', 401],
+]);
 
 /** Seconds the API's clock is ahead of ours, per base URL, learnt from an expired_timestamp answer. */
 const clockOffsets = new Map<string, number>();
@@ -73,8 +75,10 @@ async function loadCredentials(this: ApiContext, itemIndex = 0): Promise<LoadedC
 		// No item index here: the item that fails with it gets its own (toNodeError).
 		throw new NodeOperationError(this.getNode(), (error as Error).message);
 	}
-	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
-	return { decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data }, parsed };
+	// n8n reads only the `data` of a credential handed to it (n8n-core 1.x and 2.x); the rest names
+	// it as the node does, which getCredentials has just checked.
+	const decrypted = { ...this.getNode().credentials![CREDENTIAL_TYPE], type: CREDENTIAL_TYPE, data } as ICredentialsDecrypted;
+	return { decrypted, parsed };
 }
 
 function credentialsFor(this: ApiContext, run: RunPolicy, itemIndex?: number): Promise<LoadedCredentials> {
@@ -90,33 +94,6 @@ function credentialsFor(this: ApiContext, run: RunPolicy, itemIndex?: number): P
 /** The run's credential, as read for its requests: what an operation needs of it (the API's time zone). */
 export async function apiCredentials(this: ApiContext, itemIndex?: number): Promise<PartnerCredentials> {
 	return (await credentialsFor.call(this, runPolicyOf(this), itemIndex)).parsed;
-}
-
-function retryAfterMs(header: unknown): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string' || value === '') return undefined;
-	if (/^\d+$/.test(value)) return Number(value) * 1000;
-	const at = Date.parse(value);
-	return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-function networkCode(error: unknown): string | undefined {
-	const e = error as { code?: string; message?: string; messages?: unknown; cause?: { code?: string; message?: string } };
-	// n8n 1.x wraps the failure in a NodeApiError without its cause or code ("The connection to the
-	// server was closed unexpectedly…"); the network's own words stay in `messages` ("socket hang up").
-	const said = Array.isArray(e?.messages) ? e.messages.filter((m) => typeof m === 'string') : [];
-	const text = [e?.cause?.code, e?.code, e?.cause?.message, e?.message, ...said].filter(Boolean).join(' ');
-	return text.match(RETRYABLE_NETWORK)?.[0];
-}
-
-/**
- * Whether the request was cancelled by the signer's deadline (requestSigner.ts): an answer still
- * arriving at the time-out. axios words that "canceled", as it words a run cancelled by the user,
- * which is told apart by the time it came.
- */
-function cutAtDeadline(error: unknown, elapsedMs: number, timeoutMs: number): boolean {
-	const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
-	return elapsedMs >= timeoutMs && [e?.code, e?.cause?.code, e?.message].some((part) => typeof part === 'string' && /^(ERR_CANCELED|canceled)$/.test(part));
 }
 
 /** The `data` of the API's success answer; any other answer is thrown as an error that explains it. */
@@ -202,9 +179,8 @@ async function send(
 				description: `Tried ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${code}). Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
 				itemIndex,
 			});
-			if (!(await policy.waitToRetry(policy.backoffMs(attempts - 1), `no answer (${code})`, itemIndex))) {
-				throw stopped(this, policy, lastError, itemIndex);
-			}
+			// A run that stops meanwhile refuses the next attempt its slot (above).
+			await policy.waitToRetry(policy.backoffMs(attempts - 1), `no answer (${code})`, itemIndex);
 			continue;
 		}
 
@@ -213,12 +189,12 @@ async function send(
 			// The signer turns redirects off: the 3xx itself is the answer, definitive and never followed.
 			policy.answered();
 			policy.release(true);
-			throw redirectError(this.getNode(), httpStatus, responseHeaders?.location, credentials.baseUrl, itemIndex);
+			throw redirectError(this.getNode(), httpStatus, responseHeaders.location, credentials.baseUrl, itemIndex);
 		}
 		// Parsed once, read once as an error: every use below shares it.
 		const read = readBody(response.body);
 		const { body: parsedBody, error: said } = read;
-		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders ?? {}, body: parsedBody } : undefined);
+		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders, body: parsedBody } : undefined);
 		let statusCode = httpStatus;
 		if (httpStatus >= 200 && httpStatus < 300) {
 			const data = successData(parsedBody);
@@ -227,21 +203,14 @@ async function send(
 				policy.release();
 				return definitive() ?? data;
 			}
-			statusCode = ownValue(STATUS_OF_CODE, said.code ?? '') ?? httpStatus;
-			if (statusCode === httpStatus) {
-				policy.answered();
-				policy.release(true);
-				const answer = definitive();
-				if (answer) return answer;
-				throw apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
-			}
+			statusCode = STATUS_OF_CODE.get(said.code) ?? httpStatus;
 		}
 
 		if (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES)) {
 			policy.failed();
 			policy.release();
 			lastError = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
-			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders?.['retry-after']) : undefined;
+			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders['retry-after'], Date.now()) : undefined;
 			if (statusCode === 429) policy.rateLimited(sentAt, asked);
 			if (asked !== undefined && asked > policy.giveUpAfterMs) {
 				// Waiting that long cannot happen within the run's bound: stop now rather than ask again.
@@ -251,13 +220,12 @@ async function send(
 				});
 				throw stopped(this, policy, lastError, itemIndex);
 			}
-			const waited = await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
-			if (!waited) throw stopped(this, policy, lastError, itemIndex);
+			await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
 			continue;
 		}
 
-		if (statusCode === 401 && !clockCorrected && said.code === 'expired_timestamp') {
-			const serverMs = Date.parse(String(responseHeaders?.date)); // no header: NaN
+		if (!clockCorrected && said.code === 'expired_timestamp') {
+			const serverMs = Date.parse(String(responseHeaders.date)); // no header: NaN
 			if (!Number.isNaN(serverMs)) {
 				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
 				clockCorrected = true;
@@ -283,8 +251,9 @@ async function send(
  * stopped), or a "not sent" error when it never reached the API.
  */
 function stopped(context: ApiContext, policy: RunPolicy, lastError: NodeApiError | undefined, itemIndex?: number) {
-	const reason = policy.stopReasonIfAny?.message ?? 'The run stopped.';
-	if (!lastError) return new NotSentError(context.getNode(), reason, itemIndex);
-	lastError.description = [lastError.description, reason].filter(Boolean).join(' ');
+	// Only a stopped run ends a request here: its slot or its retry was refused.
+	const { message } = policy.stopReasonIfAny as StopReason;
+	if (!lastError) return new NotSentError(context.getNode(), message, itemIndex);
+	lastError.description = `${lastError.description} ${message}`;
 	return lastError;
 }
