@@ -157,6 +157,24 @@ describe('retries and clock correction', () => {
 		for (const [i, row] of rows.entries()) expect((await sb.control('GET', `/products/${row.product_id}`)).stock).toBe(before[i]);
 	});
 
+	test('with Continue On Fail, rows a non-HTTP answer failed are errors, none of them counted as retried', async () => {
+		const server = net.createServer((socket) => {
+			socket.on('error', () => undefined);
+			socket.end('SSH-2.0-OpenSSH_9.2\r\n');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const baseUrl = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/api/partner/v1`;
+			const rows = productIds.slice(0, 3).map((product_id) => ({ product_id, stock: 4 }));
+			const { items, run } = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']), continueOnFail: true });
+			expect(items.map((item) => item.json.error)).toEqual(rows.map(() => 'The Base URL does not answer in HTTP'));
+			const hints = (run.data.resultData.runData['Marketplace Partner']?.[0]?.hints ?? []).map((hint) => hint.message);
+			expect(hints).toEqual([expect.stringMatching(/^3 of 3 rows failed and changed no stock/)]);
+		} finally {
+			server.close();
+		}
+	});
+
 	test('a row the API refuses stops the sheet: the error names the row and how many were applied before it', async () => {
 		const foreign = (await sb.control('GET', '/products?sellerId=1002'))[0].product_id;
 		const rows = [...productIds.slice(50, 55), foreign, ...productIds.slice(55, 59)].map((product_id, i) => ({ product_id, stock: 60 + i }));

@@ -120,6 +120,12 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(requests).toHaveLength(1);
 	});
 
+	test.each([400, 404, 500])('an HTTP %i whose body says ok with data is an error all the same: the status decides', async (status) => {
+		const { items, error } = await pingWith([{ status, body: { ok: true, data: { pong: true } } }]);
+		expect(items).toEqual([]);
+		expect(error?.httpCode).toBe(String(status));
+	});
+
 	test.each([
 		['true', true],
 		['1', 1],

@@ -127,8 +127,8 @@ async function send(
 	const { decrypted, parsed: credentials } = await credentialsFor.call(this, policy, itemIndex);
 	const query = qs ? buildQueryString(qs) : '';
 	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
-	// Serialised once, here: these exact bytes are signed and sent on every attempt.
-	const rawBody = body === undefined ? undefined : JSON.stringify(body);
+	// Serialised once, here: these exact bytes are signed and sent on every attempt (none without a body).
+	const rawBody: string | undefined = JSON.stringify(body);
 	let attempts = 0;
 	let serverErrors = 0;
 	let clockCorrected = false;
@@ -196,7 +196,8 @@ async function send(
 		const { body: parsedBody, error: said } = read;
 		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders, body: parsedBody } : undefined);
 		let statusCode = httpStatus;
-		if (httpStatus >= 200 && httpStatus < 300) {
+		// 2xx: a 1xx is never an answer of its own, and a 3xx was handled above.
+		if (httpStatus < 300) {
 			const data = successData(parsedBody);
 			if (data) {
 				policy.answered();
