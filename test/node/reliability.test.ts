@@ -14,6 +14,18 @@ function triedAndNotSent(items: INodeExecutionData[], message: string) {
 	};
 }
 
+/** A Base URL whose port speaks another protocol than HTTP (an SSH server); `connections()` counts who came. */
+async function notHttpBaseUrl(): Promise<{ baseUrl: string; connections: () => number; close: () => void }> {
+	let connections = 0;
+	const server = net.createServer((socket) => {
+		connections++;
+		socket.on('error', () => undefined);
+		socket.end('SSH-2.0-OpenSSH_9.2\r\n');
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/api/partner/v1`, connections: () => connections, close: () => server.close() };
+}
+
 describe('retries and clock correction', () => {
 	let sb: RunningSandbox;
 	let productIds: number[];
@@ -110,15 +122,8 @@ describe('retries and clock correction', () => {
 
 	// A Base URL pointing at a service that does not speak HTTP (a wrong port): no retry can help.
 	test('an answer that is not HTTP fails at once, without a retry, and the rows after it are not sent', async () => {
-		let connections = 0;
-		const server = net.createServer((socket) => {
-			connections++;
-			socket.on('error', () => undefined);
-			socket.end('SSH-2.0-OpenSSH_9.2\r\n');
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { baseUrl, connections, close } = await notHttpBaseUrl();
 		try {
-			const baseUrl = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/api/partner/v1`;
 			const rows = productIds.slice(0, 3).map((product_id) => ({ product_id, stock: 4 }));
 			const started = Date.now();
 			const { error } = await runNode({
@@ -131,10 +136,10 @@ describe('retries and clock correction', () => {
 				`The server at ${new URL(baseUrl).origin} answered something that is not HTTP (HPE_INVALID_CONSTANT Parse Error: Expected HTTP/, RTSP/ or ICE/). Check the credential's Base URL: scheme (https or http), host and port must be the Partner API's, ending in /v1.`,
 			);
 			expect(error?.context?.itemIndex).toBe(0);
-			expect(connections).toBe(1);
+			expect(connections()).toBe(1);
 			expect(Date.now() - started).toBeLessThan(5000);
 		} finally {
-			server.close();
+			close();
 		}
 	});
 
@@ -158,20 +163,15 @@ describe('retries and clock correction', () => {
 	});
 
 	test('with Continue On Fail, rows a non-HTTP answer failed are errors, none of them counted as retried', async () => {
-		const server = net.createServer((socket) => {
-			socket.on('error', () => undefined);
-			socket.end('SSH-2.0-OpenSSH_9.2\r\n');
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { baseUrl, close } = await notHttpBaseUrl();
 		try {
-			const baseUrl = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/api/partner/v1`;
 			const rows = productIds.slice(0, 3).map((product_id) => ({ product_id, stock: 4 }));
 			const { items, run } = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']), continueOnFail: true });
 			expect(items.map((item) => item.json.error)).toEqual(rows.map(() => 'The Base URL does not answer in HTTP'));
 			const hints = (run.data.resultData.runData['Marketplace Partner']?.[0]?.hints ?? []).map((hint) => hint.message);
 			expect(hints).toEqual([expect.stringMatching(/^3 of 3 rows failed and changed no stock/)]);
 		} finally {
-			server.close();
+			close();
 		}
 	});
 
