@@ -409,6 +409,9 @@ async function runScenario(mode: string, inst: Installation, scenario: Scenario,
 const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const mem = (s: MemorySample) => `${fmt(s.rssMiB)}${s.heapUsedMiB === undefined ? '' : ` (heap ${s.heapUsedMiB}, ext ${s.externalMiB})`}`;
 
+/** The result of `scenario` measured in the same mode (and settings) as `result`. */
+const sameRun = (results: Result[], result: Result, scenario: Scenario) => results.find((r) => r.mode === result.mode && r.scenario === scenario);
+
 /**
  * Each of our trigger's scenarios against n8n's own triggers of the same run (issue #33):
  * throughput and p99 against the Form Trigger (a built-in trigger that pays the same expression
@@ -421,8 +424,8 @@ export function comparisons(results: Result[]) {
 	return results
 		.filter((ours) => ours.scenario === 'triggerEmpty' || ours.scenario === 'triggerFull')
 		.flatMap((ours) => {
-			const form = results.find((r) => r.mode === ours.mode && r.scenario === 'form');
-			const webhook = results.find((r) => r.mode === ours.mode && r.scenario === 'webhook');
+			const form = sameRun(results, ours, 'form');
+			const webhook = sameRun(results, ours, 'webhook');
 			const checks: Array<{ name: string; text: string; reference: string; target: string; met: boolean }> = [];
 			if (form) {
 				const minimum = ours.scenario === 'triggerEmpty' ? 0.9 : 0.8;
@@ -482,8 +485,8 @@ export function report(results: Result[], recordBytes?: number): string[] {
 	}
 	// What the record costs in n8n: the same trigger with and without it, and n8n's Form Trigger.
 	for (const noRecord of results.filter((r) => r.scenario === 'triggerNoRecord')) {
-		const empty = results.find((r) => r.mode === noRecord.mode && r.scenario === 'triggerEmpty');
-		const form = results.find((r) => r.mode === noRecord.mode && r.scenario === 'form');
+		const empty = sameRun(results, noRecord, 'triggerEmpty');
+		const form = sameRun(results, noRecord, 'form');
 		const against = (r: Result | undefined) => (r ? `, ${fmt(noRecord.perSecond / r.perSecond, 2)}x ${SCENARIOS[r.scenario].label} (${fmt(r.perSecond, 1)}/s)` : '');
 		lines.push(`- ${noRecord.mode}, ${SCENARIOS.triggerNoRecord.label}: ${fmt(noRecord.perSecond, 1)}/s${against(form)}${against(empty)}, p99 ${fmt(noRecord.p99)} ms (the record's save per delivery is the difference to the record-empty row)`);
 	}

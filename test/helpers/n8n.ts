@@ -17,6 +17,7 @@ import type {
 	IRun,
 	IRunExecutionData,
 	IVersionedNodeType,
+	NodeExecutionHint,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 	IConnections,
@@ -28,6 +29,8 @@ import type { SandboxApp } from './sandbox';
 
 export const PACKAGE = 'n8n-nodes-marketplace-partner';
 export const NODE_TYPE = `${PACKAGE}.marketplacePartner`;
+/** The name runNode gives the node under test. */
+export const NODE_NAME = 'Marketplace Partner';
 
 // Built on first use, so a caller (the benchmark) can register the built dist/ classes instead.
 const nodeClasses: Record<string, INodeType> = {};
@@ -182,7 +185,7 @@ export async function runNode(options: {
 	const sheet: INode = { id: 'a1b2c3d4-0000-4000-8000-000000000000', name: 'Sheet', type: SHEET_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const node: INode = {
 		id: 'a1b2c3d4-0000-4000-8000-000000000001',
-		name: 'Marketplace Partner',
+		name: NODE_NAME,
 		type: options.type ?? NODE_TYPE,
 		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
@@ -219,6 +222,11 @@ export function createAdditionalData(
 		executionTimeoutTimestamp: undefined,
 		userId: 'test-user',
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** The execution hints the node under test left on its output (none when it left none). */
+export function hintsOf({ run }: Pick<NodeRun, 'run'>): NodeExecutionHint[] {
+	return run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
 }
 
 export async function runWorkflow(

@@ -3,7 +3,7 @@
 // them), in the n8n engine.
 import type { INodeExecutionData } from 'n8n-workflow';
 import net from 'node:net';
-import { credentialsFor, runNode } from '../helpers/n8n';
+import { credentialsFor, hintsOf, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /** The error items of rows the API was asked for (failing with `message`), and of rows never sent. */
@@ -168,8 +168,7 @@ describe('retries and clock correction', () => {
 			const rows = productIds.slice(0, 3).map((product_id) => ({ product_id, stock: 4 }));
 			const { items, run } = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']), continueOnFail: true });
 			expect(items.map((item) => item.json.error)).toEqual(rows.map(() => 'The Base URL does not answer in HTTP'));
-			const hints = (run.data.resultData.runData['Marketplace Partner']?.[0]?.hints ?? []).map((hint) => hint.message);
-			expect(hints).toEqual([expect.stringMatching(/^3 of 3 rows failed and changed no stock/)]);
+			expect(hintsOf({ run }).map((hint) => hint.message)).toEqual([expect.stringMatching(/^3 of 3 rows failed and changed no stock/)]);
 		} finally {
 			close();
 		}

@@ -1,15 +1,12 @@
 // What a run tells the user besides its items: execution hints on the node, read back from the run
 // data of n8n's real engine, for runs against the sandbox playing each fault.
-import type { NodeExecutionHint } from 'n8n-workflow';
-import { credentialsFor, runNode } from '../helpers/n8n';
+import { credentialsFor, hintsOf, NODE_NAME, runNode } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { RunPolicy } from '../../nodes/MarketplacePartner/transport/runPolicy';
 import { RunReport } from '../../nodes/MarketplacePartner/transport/runReport';
 
-const NODE = 'Marketplace Partner';
 type Run = Awaited<ReturnType<typeof runNode>>;
-const hintsOf = ({ run }: Run): NodeExecutionHint[] => run.data.resultData.runData[NODE]?.[0]?.hints ?? [];
 const messages = (run: Run) => hintsOf(run).map((h) => h.message);
 
 describe('the run tells the user what happened (execution hints)', () => {
@@ -59,7 +56,7 @@ describe('the run tells the user what happened (execution hints)', () => {
 			},
 		]);
 		// The same facts in n8n's log, which n8n versions without hints (and failed runs) still have.
-		for (const hint of hintsOf(run)) expect(logsSince(logged)).toContain(`${NODE}: ${hint.message}`);
+		for (const hint of hintsOf(run)) expect(logsSince(logged)).toContain(`${NODE_NAME}: ${hint.message}`);
 
 		const toErrorOutput = await runNode({
 			parameters: { resource: 'stock', operation: 'update', options: { maxStock: 5 } },

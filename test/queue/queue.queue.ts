@@ -15,6 +15,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 const { freePort, n8nCommand, packPackage, installPackageInto } = require('../../scripts/lib');
 const { prepareWorkspace, exampleFor, triggerUrl, TRIGGER_WORKFLOW_ID, CREDENTIAL_ID } = require('../../scripts/workspace');
 const { startQueueInstallation } = require('../../scripts/queue');
+const { orderListEntry } = require('../../sandbox/data');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 type Execution = { id: string; status: string; mode: string };
@@ -30,6 +31,17 @@ const STARTING_UP = 'n8n is starting up. Please wait';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The API's `YYYY-MM-DD HH:MM:SS` (UTC) as epoch milliseconds. */
 const apiMs = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`);
+
+/** What the n8n process on `port` answers at /healthz/readiness (undefined: no answer within 1 s). */
+function readinessOf(port: number): Promise<number | undefined> {
+	return new Promise((resolve) => {
+		const probe = http.get({ host: '127.0.0.1', port, path: '/healthz/readiness', timeout: 1000 }, (answer) => {
+			answer.resume();
+			resolve(answer.statusCode);
+		});
+		probe.once('timeout', () => probe.destroy()).once('error', () => resolve(undefined));
+	});
+}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
@@ -54,6 +66,11 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	const { rest, executionData, runData } = n8nRest(() => q.process('main').url);
 	const executions = async (workflowId: string): Promise<Execution[]> =>
 		(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`)).json.data.results;
+	/** Sends an order.created for `order` to `url` from the sandbox's sender, signed as the marketplace signs; its delivery id. */
+	const sendOrderCreated = (url: string, order: unknown): string => {
+		const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
+		return sb.raw.webhooks.send(app, 'order.created', orderListEntry(sb.raw.state, order), { url }).deliveryId;
+	};
 	/** Starts a workflow through main's REST API, as "Execute workflow" in the editor does. */
 	const runThroughMain = async (workflowId: string): Promise<string> => {
 		const res = await rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: 'Start' } });
@@ -245,15 +262,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		const targets = [webhookPorts['webhook-a'], webhookPorts['webhook-b']];
 		const ready = new Set(targets);
 		const check = setInterval(() => {
-			for (const port of targets) {
-				http
-					.get({ host: '127.0.0.1', port, path: '/healthz/readiness', timeout: 1000 }, (answer) => {
-						answer.resume();
-						if (answer.statusCode === 200) ready.add(port);
-						else ready.delete(port);
-					})
-					.once('error', () => ready.delete(port));
-			}
+			for (const port of targets) void readinessOf(port).then((status) => (status === 200 ? ready.add(port) : ready.delete(port)));
 		}, 200);
 		let turn = 0;
 		// Where each attempt went and what came back, to explain a delivery lost (printed only then).
@@ -288,11 +297,8 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			for (const [name, mib] of Object.entries(q.memory() as Record<string, number>)) if (name.startsWith('webhook')) peakMiB[name] = Math.max(peakMiB[name] ?? 0, mib);
 		}, 250);
 		try {
-			const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
 			const orders = [...sb.raw.state.orders.values()];
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const { orderListEntry } = require('../../sandbox/data');
-			const ids = Array.from({ length: BURST }, (_, i) => sender.send(app, 'order.created', orderListEntry(sb.raw.state, orders[i % orders.length]), { url }).deliveryId as string);
+			const ids = Array.from({ length: BURST }, (_, i) => sendOrderCreated(url, orders[i % orders.length]));
 			await until('a fifth of the burst to be answered', async () => sender.list({ event: 'order.created' }).filter((a: { url: string }) => a.url === url).length >= BURST / 5);
 			await q.process('webhook-a').stop();
 			await q.start('webhook-a', { port: webhookPorts['webhook-a'] });
@@ -389,18 +395,14 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 			await until('the migration lock to be held', async () => psql(`select count(*) from pg_locks where locktype = 'advisory' and classid = 1005 and objid = ${subKey >>> 0} and granted`) === '1');
 			await q.process('webhook-a').stop();
 			starting = q.start('webhook-a', { port });
-			const readiness = async () => (await fetch(`http://127.0.0.1:${port}/healthz/readiness`).catch(() => undefined))?.status;
-			await until('webhook-a to listen while it starts', async () => (await readiness()) === 503);
+			await until('webhook-a to listen while it starts', async () => (await readinessOf(port)) === 503);
 
-			const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const { orderListEntry } = require('../../sandbox/data');
 			const url = `http://127.0.0.1:${port}/webhook/${BURST_WEBHOOK_ID}/webhook`;
-			const { deliveryId } = sb.raw.webhooks.send(app, 'order.created', orderListEntry(sb.raw.state, [...sb.raw.state.orders.values()][0]), { url });
+			const deliveryId = sendOrderCreated(url, [...sb.raw.state.orders.values()][0]);
 			await sb.raw.webhooks.idle();
 			// Delivered, as far as any sender can tell: no retry follows.
 			expect(sb.raw.webhooks.list({ deliveryId }).map((a: { statusCode: number; responseBody: string }) => [a.statusCode, a.responseBody])).toEqual([[200, STARTING_UP]]);
-			expect(await readiness()).toBe(503);
+			expect(await readinessOf(port)).toBe(503);
 
 			holder.stdin.end(`select pg_advisory_unlock(1005, ${subKey});\n`);
 			await starting;
