@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	INodeType,
@@ -10,6 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { InFlight, keysOf, seenBefore } from './helpers/deliveryLog';
+import { RecentCredentials } from './helpers/recentCredentials';
 
 // The same record in this process's memory as well: it catches a repeat that reaches this process
 // when the stored record lost the id to another process's save of the whole column, and it puts
@@ -19,6 +21,7 @@ const inMemory = new Map<string, IDataObject>();
 // a delivery only once its run is queued, or it would hand a run that never started to other
 // processes as seen (with its next save of the whole record), and the retry would be dropped.
 const inFlight = new InFlight();
+const recentCredentials = new RecentCredentials<ICredentialDataDecryptedObject>();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
@@ -141,11 +144,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject();
 	const res = this.getResponseObject();
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
-	// Node.js joins a repeated header into one value and strips the whitespace around it.
-	const header = (name: string) => req.get(`${prefix}${name}`);
 	const reply = (status: number, body: string): IWebhookResponseData => {
 		res.status(status).send(body).end();
 		return { noWebhookResponse: true };
@@ -160,15 +159,30 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const rawBody = req.rawBody ?? Buffer.alloc(0);
 	const toleranceSeconds = Number(options.toleranceSeconds ?? 300);
 
-	const rejection = checkWebhook({
-		secrets: [credentials.webhookSecret, credentials.previousWebhookSecret].filter((secret): secret is string => typeof secret === 'string'),
-		idHeader: header('webhook-id'),
-		timestampHeader: header('webhook-timestamp'),
-		signatureHeader: header('webhook-signature'),
-		rawBody,
-		nowMs: Date.now(),
-		toleranceSeconds,
-	});
+	const nowMs = Date.now();
+	const check = (credentials: ICredentialDataDecryptedObject) => {
+		const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
+		// Node.js joins a repeated header into one value and strips the whitespace around it.
+		const header = (name: string) => req.get(`${prefix}${name}`);
+		const rejection = checkWebhook({
+			secrets: [credentials.webhookSecret, credentials.previousWebhookSecret].filter((secret): secret is string => typeof secret === 'string'),
+			idHeader: header('webhook-id'),
+			timestampHeader: header('webhook-timestamp'),
+			signatureHeader: header('webhook-signature'),
+			rawBody,
+			nowMs,
+			toleranceSeconds,
+		});
+		return { prefix, header, rejection };
+	};
+	const node = this.getNode();
+	const trigger = `${this.getWorkflow().id}:${node.id}:${node.credentials?.[CREDENTIAL_TYPE]?.id}`;
+	const readCredentials = async () => await this.getCredentials(CREDENTIAL_TYPE);
+	const recent = await recentCredentials.get(trigger, readCredentials, nowMs);
+	let checked = check(recent.value);
+	// A credential edited a moment ago refuses with the copy reused: refused only if a fresh read refuses too.
+	if (checked.rejection && recent.reused) checked = check((await recentCredentials.get(trigger, readCredentials, nowMs, true)).value);
+	const { prefix, header, rejection } = checked;
 	if (rejection) {
 		const { status, body } = REJECTIONS[rejection];
 		return reply(status, body);
@@ -199,7 +213,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const record = this.getWorkflowStaticData('node');
 	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 	if (!options.allowDuplicates) {
-		const key = `${this.getWorkflow().id}:${this.getNode().id}`;
+		const key = `${this.getWorkflow().id}:${node.id}`;
 		if (!inMemory.has(key)) inMemory.set(key, {});
 		const memory = inMemory.get(key)!;
 		const delivery = { id: webhookId, timestamp: timestampText, rawBody };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: test secrets of the sandbox, never real ones; n8n-node lint applies its node rules to every .ts file */
 // The trigger's webhook(), fed real deliveries from the sandbox's own webhook sender over loopback.
 import { createHmac } from 'node:crypto';
 import { sleep, type IDataObject } from 'n8n-workflow';
@@ -135,6 +136,55 @@ describe('Marketplace Partner Trigger', () => {
 		await sb.control('POST', `/apps/${app().clientId}/test-event`, {});
 		expect(await delivered()).toEqual([200]);
 		expect(s.runs).toHaveLength(1);
+	});
+
+	describe('the credential, read once for deliveries seconds apart (n8n 2.x builds an expression isolate for each read)', () => {
+		/** The sandbox app's credential, counting n8n's reads of it (each read copies it, so reads its secret). */
+		const counted = (extra: IDataObject = {}) => {
+			const credentials = creds(extra);
+			let secret = credentials.webhookSecret;
+			let reads = 0;
+			Object.defineProperty(credentials, 'webhookSecret', { enumerable: true, get: () => (reads++, secret), set: (value) => (secret = value) });
+			return { credentials, reads: () => reads };
+		};
+		const order = (id: string) => `{"event":"order.created","data":{"order_ref":"${id}"}}`;
+
+		test('three deliveries, one read; after the 5 s window, read again', async () => {
+			const { credentials, reads } = counted();
+			const s = await listen(credentials);
+			for (const id of ['whd_reuse_1', 'whd_reuse_2', 'whd_reuse_3']) expect((await post(order(id), { id })).status).toBe(200);
+			expect(reads()).toBe(1);
+			await sleep(5100);
+			expect((await post(order('whd_reuse_4'), { id: 'whd_reuse_4' })).status).toBe(200);
+			expect(reads()).toBe(2);
+			expect(s.runs).toHaveLength(4);
+		}, 15_000);
+
+		test('a secret or Header Prefix changed in the credential verifies from its first delivery; the replaced secret stops at once', async () => {
+			const { credentials, reads } = counted();
+			const s = await listen(credentials);
+			expect((await post(order('whd_edit_1'), { id: 'whd_edit_1' })).status).toBe(200);
+			credentials.webhookSecret = 'whs_edited_in_n8n';
+			// The copy reused refuses it, a fresh read verifies it.
+			expect((await post(order('whd_edit_2'), { id: 'whd_edit_2', secret: 'whs_edited_in_n8n' })).status).toBe(200);
+			expect(reads()).toBe(2);
+			expect(await post(order('whd_edit_3'), { id: 'whd_edit_3' })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook signature' });
+			credentials.headerPrefix = 'X-ACME-';
+			expect((await post(order('whd_edit_4'), { id: 'whd_edit_4', secret: 'whs_edited_in_n8n', prefix: 'x-acme-' })).status).toBe(200);
+			expect(s.runs.map((run) => run[0].json.webhookId)).toEqual(['whd_edit_1', 'whd_edit_2', 'whd_edit_4']);
+		});
+
+		test('a previous secret taken out of the credential verifies for at most 5 s more', async () => {
+			const { credentials } = counted({ webhookSecret: 'whs_after_rotation', previousWebhookSecret: app().webhookSecret });
+			const s = await listen(credentials);
+			expect((await post(order('whd_prev_1'), { id: 'whd_prev_1' })).status).toBe(200);
+			delete credentials.previousWebhookSecret;
+			expect((await post(order('whd_prev_2'), { id: 'whd_prev_2' })).status).toBe(200);
+			await sleep(5100);
+			expect((await post(order('whd_prev_3'), { id: 'whd_prev_3' })).status).toBe(401);
+			expect((await post(order('whd_prev_4'), { id: 'whd_prev_4', secret: 'whs_after_rotation' })).status).toBe(200);
+			expect(s.runs).toHaveLength(3);
+		}, 15_000);
 	});
 
 	test('each signature header alone is required: a signed delivery without it is answered 401', async () => {

@@ -1,0 +1,47 @@
+// The trigger's reuse of a credential it read a moment ago, over plain values and a clock given.
+import { CREDENTIAL_REUSE_MS, RecentCredentials } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
+
+describe('a credential read for a trigger is reused for a few seconds', () => {
+	/** A read that counts itself and gives `read 1`, `read 2`, … */
+	const counter = () => {
+		let reads = 0;
+		return { read: async () => `read ${++reads}`, reads: () => reads };
+	};
+
+	test('within the window the first read is reused; at its end, or when asked fresh, it is read again', async () => {
+		const recent = new RecentCredentials<string>();
+		const { read, reads } = counter();
+		expect(CREDENTIAL_REUSE_MS).toBe(5000);
+		expect(await recent.get('wf:node:cred', read, 1_000)).toEqual({ value: 'read 1', reused: false });
+		expect(await recent.get('wf:node:cred', read, 1_000 + CREDENTIAL_REUSE_MS - 1)).toEqual({ value: 'read 1', reused: true });
+		expect(await recent.get('wf:node:cred', read, 1_000 + CREDENTIAL_REUSE_MS)).toEqual({ value: 'read 2', reused: false });
+		expect(await recent.get('wf:node:cred', read, 1_000 + CREDENTIAL_REUSE_MS + 1, true)).toEqual({ value: 'read 3', reused: false });
+		// The fresh read starts the window again.
+		expect(await recent.get('wf:node:cred', read, 1_000 + 2 * CREDENTIAL_REUSE_MS)).toEqual({ value: 'read 3', reused: true });
+		expect(reads()).toBe(3);
+	});
+
+	test('each trigger has its own; a read that fails keeps nothing', async () => {
+		const recent = new RecentCredentials<string>(100);
+		expect(await recent.get('a', async () => 'secret of a', 0)).toEqual({ value: 'secret of a', reused: false });
+		expect(await recent.get('b', async () => 'secret of b', 10)).toEqual({ value: 'secret of b', reused: false });
+		expect(await recent.get('a', async () => 'not read', 20)).toEqual({ value: 'secret of a', reused: true });
+		await expect(recent.get('c', async () => Promise.reject(new Error('no credential')), 30)).rejects.toThrow('no credential');
+		expect(await recent.get('c', async () => 'secret of c', 40)).toEqual({ value: 'secret of c', reused: false });
+	});
+
+	test('a credential past its window leaves memory at the next read of any trigger', async () => {
+		const recent = new RecentCredentials<string>(100);
+		await recent.get('a', async () => 'secret of a', 0);
+		await recent.get('b', async () => 'secret of b', 50);
+		expect(recent.size).toBe(2);
+		await recent.get('c', async () => 'secret of c', 99); // a is 99 ms old: kept
+		expect(recent.size).toBe(3);
+		await recent.get('c', async () => 'not read', 100); // a reuse reads nothing and sweeps nothing
+		expect(recent.size).toBe(3);
+		await recent.get('d', async () => 'secret of d', 100); // a is exactly 100 ms old: out
+		expect(recent.size).toBe(3);
+		await recent.get('b', async () => 'secret of b', 150, true); // b at exactly 100 ms is out, read again
+		expect(recent.size).toBe(3);
+	});
+});
