@@ -176,12 +176,13 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return { prefix, header, rejection };
 	};
 	const node = this.getNode();
-	const trigger = `${this.getWorkflow().id}:${node.id}:${node.credentials?.[CREDENTIAL_TYPE]?.id}`;
+	const trigger = `${this.getWorkflow().id}:${node.id}`; // this trigger, in this process's memory
+	const credentialKey = `${trigger}:${node.credentials?.[CREDENTIAL_TYPE]?.id}`;
 	const readCredentials = async () => await this.getCredentials(CREDENTIAL_TYPE);
-	const recent = await recentCredentials.get(trigger, readCredentials, nowMs);
+	const recent = await recentCredentials.get(credentialKey, readCredentials, nowMs);
 	let checked = check(recent.value);
 	// A credential edited a moment ago refuses with the copy reused: refused only if a fresh read refuses too.
-	if (checked.rejection && recent.reused) checked = check((await recentCredentials.get(trigger, readCredentials, nowMs, true)).value);
+	if (checked.rejection && recent.reused) checked = check((await recentCredentials.get(credentialKey, readCredentials, nowMs, true)).value);
 	const { prefix, header, rejection } = checked;
 	if (rejection) {
 		const { status, body } = REJECTIONS[rejection];
@@ -213,11 +214,10 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const record = this.getWorkflowStaticData('node');
 	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 	if (!options.allowDuplicates) {
-		const key = `${this.getWorkflow().id}:${node.id}`;
-		if (!inMemory.has(key)) inMemory.set(key, {});
-		const memory = inMemory.get(key)!;
+		if (!inMemory.has(trigger)) inMemory.set(trigger, {});
+		const memory = inMemory.get(trigger)!;
 		const delivery = { id: webhookId, timestamp: timestampText, rawBody };
-		const claimed = keysOf(delivery).map((digest) => `${key}|${digest}`);
+		const claimed = keysOf(delivery).map((digest) => `${trigger}|${digest}`);
 		if (!inFlight.claim(claimed, Date.now())) {
 			return reply(409, 'Conflict: this delivery is being accepted right now; send it again later');
 		}

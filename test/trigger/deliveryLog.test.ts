@@ -1,74 +1,112 @@
 // The record of seen delivery ids: a 24-hour window and a bound on its size.
 import type { IDataObject } from 'n8n-workflow';
-import { deliveryEntry, ENTRY_CHARS, InFlight, keysOf, MAX_DELIVERY_IDS, recordOf, seenBefore, signedEntry } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import {
+	ENTRY_CHARS,
+	entriesIn,
+	idDigest,
+	InFlight,
+	keysOf,
+	logOf,
+	MAX_DELIVERY_IDS,
+	recordOf,
+	seenBefore,
+	signedDigest,
+} from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 const TOLERANCE = 300;
 /** A verified delivery: `id` in its id header, `body` signed with `timestamp` (by default, bytes of its own). */
 const d = (id: string, body = `{"id":"${id}"}`, timestamp = '1780272000') => ({ id, timestamp, rawBody: Buffer.from(body) });
-const t0 = Date.UTC(2026, 5, 1);
-/** The record that holds these ids, first seen at these Unix seconds, in this order. */
-const written = (...seen: Array<[string, number]>) => seen.map(([id, seconds]) => deliveryEntry(id, seconds)).join('');
+const t0 = Date.UTC(2026, 5, 1); // the start of a minute: 0x1c4bf20 minutes
+const s0 = t0 / 1000;
+/** The record that holds these ids, first seen at these Unix seconds. */
+const written = (...seen: Array<[string, number]>) => logOf(seen.map(([id, seconds]) => [idDigest(id), seconds]));
 
-describe('deliveryEntry', () => {
-	test('known answers: 9 bytes of the id\'s SHA-256 in base64url, then the Unix seconds in 8 hex digits', () => {
-		// python3: urlsafe_b64encode(sha256(id.encode()).digest()[:9]).decode() + format(seconds, '08x')
-		expect(deliveryEntry('whd_1', 1780272000)).toBe('pMs_xWg9ozAR6a1ccb80');
-		expect(deliveryEntry('whd_0123456789abcdef01234567', 0)).toBe('4zxUf7yWX7SD00000000');
-		expect(deliveryEntry('ü', 2 ** 32 - 1)).toBe('YHR0ykdalyTXffffffff');
-		expect(ENTRY_CHARS).toBe(20);
+describe('the keys', () => {
+	test("known answers: the first 6 bytes of the id's SHA-256 in base64url", () => {
+		// printf '%s' 'whd_1' | openssl dgst -sha256 -binary | head -c 6 | basenc --base64url
+		expect(idDigest('whd_1')).toBe('pMs_xWg9');
+		expect(idDigest('ü')).toBe('YHR0ykda');
+		expect(ENTRY_CHARS).toBe(8);
+	});
+
+	test('known answer: the first 6 bytes of the SHA-256 of TIMESTAMP.RAW_BODY in base64url', () => {
+		// printf '%s' '1780272000.{"event":"order.created"}' | openssl dgst -sha256 -binary | head -c 6 | basenc --base64url
+		expect(signedDigest('1780272000', Buffer.from('{"event":"order.created"}'))).toBe('KW3uDrMH');
 	});
 });
 
-describe('signedEntry', () => {
-	test('known answer: 9 bytes of the SHA-256 of TIMESTAMP.RAW_BODY in base64url, then the Unix seconds', () => {
-		// printf '%s' '1780272000.{"event":"order.created"}' | openssl dgst -sha256 -binary | head -c 9 | basenc --base64url
-		expect(signedEntry('1780272000', Buffer.from('{"event":"order.created"}'), 1780272300)).toBe('KW3uDrMHEsT-6a1cccac');
+describe('logOf and entriesIn', () => {
+	test('keys grouped by the minute they were first seen, oldest first, each once at its earliest', () => {
+		const record = logOf([
+			['kkkkkkk3', 120],
+			['kkkkkkk1', 60],
+			['kkkkkkk2', 119],
+			['kkkkkkk1', 180],
+		]);
+		expect(record).toBe('.0000001kkkkkkk1kkkkkkk2.0000002kkkkkkk3');
+		expect(entriesIn(record)).toEqual([
+			['kkkkkkk1', 60],
+			['kkkkkkk2', 60],
+			['kkkkkkk3', 120],
+		]);
+		expect(logOf([])).toBe('');
+		expect(entriesIn('')).toEqual([]);
 	});
 });
 
 describe('recordOf', () => {
-	test('a stored record is taken as it is; a list of [id, seconds] pairs (the earlier format) is converted', () => {
-		const two = deliveryEntry('whd_1', 5) + deliveryEntry('whd_2', 7);
+	test('a stored record is taken as it is; the two earlier formats are converted, keeping every key and its minute', () => {
+		const two = written(['whd_1', 5], ['whd_2', 67]);
+		expect(two).toBe('.0000000pMs_xWg9.0000001' + idDigest('whd_2'));
 		expect(recordOf(two)).toBe(two);
 		expect(recordOf('')).toBe('');
+		// Until 2026-11-26: per key 9 bytes of hash in base64url and its Unix seconds in 8 hex digits.
+		expect(recordOf('pMs_xWg9ozAR6a1ccb80YHR0ykdalyTX6a1ccbbb')).toBe('.1c4bf20pMs_xWg9YHR0ykda');
 		expect(
 			recordOf([
 				['whd_1', 5],
-				['whd_2', 7],
+				['whd_2', 67],
 			]),
 		).toBe(two);
 	});
 
 	test('anything else is an empty record: a cut or foreign string, other values, malformed pairs are left out', () => {
-		const whole = deliveryEntry('whd_1', 5);
-		expect(recordOf(whole.slice(1))).toBe('');
-		expect(recordOf(`${whole}x`)).toBe('');
-		expect(recordOf('not a record, twenty chars')).toBe('');
-		expect(recordOf(`${whole.slice(0, 19)}g`)).toBe('');
-		expect(recordOf(`${whole.slice(0, 19)}A`)).toBe('');
-		expect(recordOf(`.${whole.slice(1)}`)).toBe('');
+		const whole = written(['whd_1', 5]);
+		for (const odd of [
+			whole.slice(1),
+			`${whole}x`,
+			'.1c4bf20', // a minute without a key
+			`${whole.slice(0, -1)}.`,
+			'.1C4BF20pMs_xWg9',
+			'.1c4bf2gpMs_xWg9',
+			'not a record, sixteen',
+			'pMs_xWg9ozAR6a1ccb8g',
+			'pMs_xWg9ozAR6a1ccb8',
+			'.0000000pMs_xWg9ozAR6a1ccb80',
+		]) {
+			expect(recordOf(odd)).toBe('');
+		}
 		expect(recordOf(undefined)).toBe('');
 		expect(recordOf({ whd_1: 5 })).toBe('');
-		expect(recordOf([['whd_1', 5], 'whd_2', [3, 4], ['whd_3', -1], ['whd_4', 1.5], ['whd_5', '6'], ['whd_6', 0]])).toBe(
-			deliveryEntry('whd_1', 5) + deliveryEntry('whd_6', 0),
-		);
+		expect(recordOf([['whd_1', 5], 'whd_2', [3, 4], ['whd_3', -1], ['whd_4', 1.5], ['whd_5', '6'], ['whd_6', 0]])).toBe(written(['whd_1', 5], ['whd_6', 0]));
 	});
 });
 
 describe('seenBefore', () => {
-	test('an id is a repeat for 24 hours, then new again', () => {
+	test('an id is a repeat for 24 hours and at most the rest of its minute, then new again', () => {
 		const state: IDataObject = {};
-		expect(seenBefore([state], d('whd_1'), t0, TOLERANCE)).toBe(false);
-		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR - 1000, TOLERANCE)).toBe(true);
-		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_1'), t0 + 30_000, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR + 58_999, TOLERANCE)).toBe(true);
+		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR + 59_000, TOLERANCE)).toBe(false);
 	});
 
-	test('an id recorded exactly 24 hours ago is forgotten when a new one is recorded', () => {
+	test('a minute whose last second is 24 hours old is forgotten when a new id is recorded', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_old'), t0, TOLERANCE);
-		seenBefore([state], d('whd_new'), t0 + 24 * HOUR, TOLERANCE);
-		expect(state.deliveries).toBe(written(['whd_new', (t0 + 24 * HOUR) / 1000]));
+		seenBefore([state], d('whd_old'), t0 + 59_000, TOLERANCE);
+		seenBefore([state], d('whd_new'), t0 + 24 * HOUR + 59_000, TOLERANCE);
+		expect(state.deliveries).toBe(written(['whd_new', s0 + 24 * 3600 + 59]));
 	});
 
 	test('ids older than the window are dropped when a new one is recorded', () => {
@@ -76,17 +114,38 @@ describe('seenBefore', () => {
 		seenBefore([state], d('whd_old'), t0, TOLERANCE);
 		seenBefore([state], d('whd_mid'), t0 + 12 * HOUR, TOLERANCE);
 		seenBefore([state], d('whd_new'), t0 + 25 * HOUR, TOLERANCE);
-		expect(state.deliveries).toBe(written(['whd_mid', (t0 + 12 * HOUR) / 1000], ['whd_new', (t0 + 25 * HOUR) / 1000]));
+		expect(state.deliveries).toBe(written(['whd_mid', s0 + 12 * 3600], ['whd_new', s0 + 25 * 3600]));
 	});
 
-	test(`at most ${MAX_DELIVERY_IDS} ids are kept, the oldest go first`, () => {
+	test('ids of one minute share its header; the next minute starts a group', () => {
 		const state: IDataObject = {};
-		for (let i = 0; i <= MAX_DELIVERY_IDS; i++) seenBefore([state], d(`whd_${i}`), t0 + i, TOLERANCE);
-		const kept = state.deliveries as string;
-		expect(kept).toHaveLength(MAX_DELIVERY_IDS * ENTRY_CHARS);
-		expect(kept.slice(0, ENTRY_CHARS)).toBe(deliveryEntry('whd_1', Math.floor((t0 + 1) / 1000)));
-		expect(seenBefore([state], d('whd_0'), t0 + MAX_DELIVERY_IDS + 1, TOLERANCE)).toBe(false);
-		expect(seenBefore([state], d(`whd_${MAX_DELIVERY_IDS}`), t0 + MAX_DELIVERY_IDS + 2, TOLERANCE)).toBe(true);
+		seenBefore([state], d('whd_1'), t0, TOLERANCE);
+		seenBefore([state], d('whd_2'), t0 + 59_999, TOLERANCE);
+		seenBefore([state], d('whd_3'), t0 + MINUTE, TOLERANCE);
+		expect(state.deliveries).toBe(`.1c4bf20${idDigest('whd_1')}${idDigest('whd_2')}.1c4bf21${idDigest('whd_3')}`);
+	});
+
+	test("a clock behind the record's newest minute files the id in that minute, where it is kept a little longer", () => {
+		const state: IDataObject = {};
+		seenBefore([state], d('whd_1'), t0 + 5 * MINUTE, TOLERANCE);
+		seenBefore([state], d('whd_2'), t0, TOLERANCE);
+		expect(state.deliveries).toBe(written(['whd_1', s0 + 300], ['whd_2', s0 + 300]));
+	});
+
+	// 7 or 8 ids a minute (one every 8 s): minute 0 holds whd_0 to whd_7, minute 1 whd_8 to whd_14.
+	test.each([
+		[8, 'a whole minute'],
+		[9, 'a whole minute and the first id of the next, whose header stays with the ids it keeps'],
+	])(`at most ${MAX_DELIVERY_IDS} ids are kept, the oldest go first: %i over the bound drop %s`, (over) => {
+		const state: IDataObject = {};
+		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) seenBefore([state], d(`whd_${i}`), t0 + i * 8_000, TOLERANCE);
+		const kept = entriesIn(state.deliveries as string);
+		expect(kept).toHaveLength(MAX_DELIVERY_IDS);
+		expect(kept.slice(0, 16 - over)).toEqual(Array.from({ length: 16 - over }, (_, n) => n + over).map((i) => [idDigest(`whd_${i}`), s0 + (i < 15 ? 60 : 120)]));
+		expect(state.deliveries).toBe(logOf(kept));
+		expect(seenBefore([state], d(`whd_${over - 1}`), t0 + (MAX_DELIVERY_IDS + over) * 8_000, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_10'), t0 + (MAX_DELIVERY_IDS + over + 1) * 8_000, TOLERANCE)).toBe(true);
+		expect(entriesIn(state.deliveries as string)).toHaveLength(MAX_DELIVERY_IDS);
 	});
 
 	test('a repeat leaves the record untouched; something else stored there is replaced, not trusted', () => {
@@ -97,67 +156,71 @@ describe('seenBefore', () => {
 		expect(state.deliveries).toBe(before);
 		const odd: IDataObject = { deliveries: 'not a record' };
 		expect(seenBefore([odd], d('whd_1'), t0, TOLERANCE)).toBe(false);
-		expect(odd.deliveries).toBe(written(['whd_1', t0 / 1000]));
+		expect(odd.deliveries).toBe(written(['whd_1', s0]));
 	});
 
 	test('a new id is written to every record with what each one knows; a repeat known to one changes none', () => {
-		const stored: IDataObject = { deliveries: written(['whd_b', t0 / 1000 + 2]) }; // another process's save
-		const memory: IDataObject = { deliveries: written(['whd_a', t0 / 1000 + 1]) }; // lost from the stored record
-		expect(seenBefore([stored, memory], d('whd_a'), t0 + 3000, TOLERANCE)).toBe(true);
-		expect(seenBefore([stored, memory], d('whd_b'), t0 + 3000, TOLERANCE)).toBe(true);
-		expect(stored.deliveries).toBe(written(['whd_b', t0 / 1000 + 2]));
-		expect(memory.deliveries).toBe(written(['whd_a', t0 / 1000 + 1]));
-		expect(seenBefore([stored, memory], d('whd_c'), t0 + 3000, TOLERANCE)).toBe(false);
-		const all = written(['whd_a', t0 / 1000 + 1], ['whd_b', t0 / 1000 + 2], ['whd_c', t0 / 1000 + 3]);
+		const stored: IDataObject = { deliveries: written(['whd_b', s0 + 62]) }; // another process's save
+		const memory: IDataObject = { deliveries: written(['whd_a', s0 + 1]) }; // lost from the stored record
+		expect(seenBefore([stored, memory], d('whd_a'), t0 + 63_000, TOLERANCE)).toBe(true);
+		expect(seenBefore([stored, memory], d('whd_b'), t0 + 63_000, TOLERANCE)).toBe(true);
+		expect(stored.deliveries).toBe(written(['whd_b', s0 + 62]));
+		expect(memory.deliveries).toBe(written(['whd_a', s0 + 1]));
+		expect(seenBefore([stored, memory], d('whd_c'), t0 + 63_000, TOLERANCE)).toBe(false);
+		const all = written(['whd_a', s0 + 1], ['whd_b', s0 + 62], ['whd_c', s0 + 63]);
 		expect(stored.deliveries).toBe(all);
 		expect(memory.deliveries).toBe(all);
 	});
 
 	test('an id in both records is kept once, at the time it was first seen; expired ones in either are dropped', () => {
-		const stored: IDataObject = { deliveries: written(['whd_old', t0 / 1000 - 25 * 3600], ['whd_x', t0 / 1000 + 5]) };
-		const memory: IDataObject = { deliveries: written(['whd_x', t0 / 1000 + 5], ['whd_y', t0 / 1000 + 1]) };
-		expect(seenBefore([stored, memory], d('whd_z'), t0 + 10_000, TOLERANCE)).toBe(false);
-		expect(stored.deliveries).toBe(written(['whd_y', t0 / 1000 + 1], ['whd_x', t0 / 1000 + 5], ['whd_z', t0 / 1000 + 10]));
+		const stored: IDataObject = { deliveries: written(['whd_old', s0 - 25 * 3600], ['whd_x', s0 + 65]) };
+		const memory: IDataObject = { deliveries: written(['whd_x', s0 + 65], ['whd_y', s0 + 1]) };
+		expect(seenBefore([stored, memory], d('whd_z'), t0 + 200_000, TOLERANCE)).toBe(false);
+		expect(stored.deliveries).toBe(written(['whd_y', s0 + 1], ['whd_x', s0 + 65], ['whd_z', s0 + 200]));
 	});
 
-	test('a record in the earlier format (a list of pairs) keeps its ids: they are repeats, and written back as entries', () => {
-		const stored: IDataObject = { deliveries: [['whd_a', t0 / 1000 - 3600]] };
+	test('a record in an earlier format keeps its ids: they are repeats, and written back in this one', () => {
+		const stored: IDataObject = { deliveries: [['whd_a', s0 - 3600]] };
 		expect(seenBefore([stored], d('whd_a'), t0, TOLERANCE)).toBe(true);
 		expect(seenBefore([stored], d('whd_b'), t0, TOLERANCE)).toBe(false);
-		expect(stored.deliveries).toBe(written(['whd_a', t0 / 1000 - 3600], ['whd_b', t0 / 1000]));
+		expect(stored.deliveries).toBe(written(['whd_a', s0 - 3600], ['whd_b', s0]));
+		const seconds: IDataObject = { deliveries: 'pMs_xWg9ozAR6a1ccb80' }; // whd_1 at s0, as stored until 2026-11-26
+		expect(seenBefore([seconds], d('whd_1'), t0 + HOUR, TOLERANCE)).toBe(true);
+		expect(seenBefore([seconds], d('whd_2'), t0 + HOUR, TOLERANCE)).toBe(false);
+		expect(seconds.deliveries).toBe(written(['whd_1', s0], ['whd_2', s0 + 3600]));
 	});
 
 	test('the record is one string whatever the window holds: nothing of n8n\'s loaded static data is kept in memory', () => {
 		const stored: IDataObject = {};
 		const memory: IDataObject = {};
-		for (let i = 0; i < 3; i++) seenBefore([stored, memory], d(`whd_${i}`), t0 + i * 1000, TOLERANCE);
+		for (let i = 0; i < 3; i++) seenBefore([stored, memory], d(`whd_${i}`), t0 + i * MINUTE, TOLERANCE);
 		expect(typeof stored.deliveries).toBe('string');
 		expect(typeof memory.deliveries).toBe('string');
-		expect(memory.deliveries).toBe(written(['whd_0', t0 / 1000], ['whd_1', t0 / 1000 + 1], ['whd_2', t0 / 1000 + 2]));
+		expect(memory.deliveries).toBe(written(['whd_0', s0], ['whd_1', s0 + 60], ['whd_2', s0 + 120]));
 	});
 
 	test('a copy of accepted signed bytes under another id is a repeat and changes nothing, for twice the tolerance', () => {
 		const state: IDataObject = {};
-		expect(seenBefore([state], d('whd_genuine', '{"n":1}'), t0, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_genuine', '{"n":1}'), t0 + 59_000, TOLERANCE)).toBe(false);
 		const before = { ...state };
-		expect(seenBefore([state], d('whd_replay_1', '{"n":1}'), t0 + 1000, TOLERANCE)).toBe(true);
-		expect(seenBefore([state], d('whd_replay_2', '{"n":1}'), t0 + 2 * TOLERANCE * 1000 - 1000, TOLERANCE)).toBe(true);
+		expect(seenBefore([state], d('whd_replay_1', '{"n":1}'), t0 + 60_000, TOLERANCE)).toBe(true);
+		expect(seenBefore([state], d('whd_replay_2', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000 - 1000, TOLERANCE)).toBe(true);
 		expect(state).toEqual(before);
 		// The same body signed at another timestamp is other signed bytes: the marketplace's re-signed retry.
-		expect(seenBefore([state], d('whd_other', '{"n":1}', '1780272001'), t0 + 1000, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_other', '{"n":1}', '1780272001'), t0 + 61_000, TOLERANCE)).toBe(false);
 		// Past twice the tolerance the copy's timestamp cannot pass the check any more: the bytes are forgotten.
-		expect(seenBefore([state], d('whd_replay_3', '{"n":1}'), t0 + 2 * TOLERANCE * 1000, TOLERANCE)).toBe(false);
+		expect(seenBefore([state], d('whd_replay_3', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000, TOLERANCE)).toBe(false);
 	});
 
-	test('the signed log keeps entries for twice the tolerance only; the id log for a day', () => {
+	test('the signed log keeps its minutes for twice the tolerance only; the id log for a day', () => {
 		const state: IDataObject = {};
 		seenBefore([state], d('whd_1'), t0, 10);
-		seenBefore([state], d('whd_2'), t0 + 19_000, 10);
-		seenBefore([state], d('whd_3'), t0 + 20_000, 10);
-		expect(state.signed).toBe(
-			signedEntry('1780272000', d('whd_2').rawBody, t0 / 1000 + 19) + signedEntry('1780272000', d('whd_3').rawBody, t0 / 1000 + 20),
-		);
-		expect(state.deliveries).toBe(written(['whd_1', t0 / 1000], ['whd_2', t0 / 1000 + 19], ['whd_3', t0 / 1000 + 20]));
+		seenBefore([state], d('whd_2'), t0 + MINUTE, 10);
+		seenBefore([state], d('whd_3'), t0 + MINUTE + 59_000 + 20_000, 10);
+		expect(state.signed).toBe(logOf([[signedDigest('1780272000', d('whd_3').rawBody), s0 + 139]]));
+		expect(state.deliveries).toBe(written(['whd_1', s0], ['whd_2', s0 + 60], ['whd_3', s0 + 139]));
+		seenBefore([state], d('whd_4'), t0 + 2 * MINUTE + 59_000 + 19_999, 10);
+		expect(entriesIn(state.signed as string).map(([key]) => key)).toEqual([signedDigest('1780272000', d('whd_3').rawBody), signedDigest('1780272000', d('whd_4').rawBody)]);
 	});
 
 	test('a flood of replays under fresh ids records nothing: genuine ids stay known, the record keeps its size', () => {
@@ -169,7 +232,7 @@ describe('seenBefore', () => {
 			expect(seenBefore([state], d(`whd_forged_${i}`, '{"captured":true}'), t0 + 200, TOLERANCE)).toBe(true);
 		}
 		expect(state).toEqual(before);
-		expect(recordOf(state.deliveries)).toHaveLength(51 * ENTRY_CHARS);
+		expect(entriesIn(state.deliveries as string)).toHaveLength(51);
 		for (let i = 0; i < 50; i++) expect(seenBefore([state], d(`whd_genuine_${i}`, `{"retry":${i}}`, '1780272009'), t0 + 300, TOLERANCE)).toBe(true);
 	});
 
@@ -181,23 +244,17 @@ describe('seenBefore', () => {
 		expect(stored).toEqual({});
 		expect(seenBefore([stored, memory], d('whd_b', '{"b":1}'), t0 + 2000, TOLERANCE)).toBe(false);
 		expect(stored).toEqual(memory);
-		expect(recordOf(stored.signed)).toHaveLength(2 * ENTRY_CHARS);
+		expect(entriesIn(stored.signed as string)).toHaveLength(2);
 	});
 
-	test('a key found across two entries is no match; the same key where an entry starts is', () => {
-		const now = Math.floor(t0 / 1000);
-		const secondsHex = now.toString(16).padStart(8, '0');
-		const digestChars = ENTRY_CHARS - 8;
-		// An id whose digest ends with the first character of the seconds field: the record below then
-		// holds the digest from offset 1, across the digest and the seconds of one entry.
-		const id = Array.from({ length: 10_000 }, (_, n) => `whd_straddle_${n}`).find((i) => deliveryEntry(i, now)[digestChars - 1] === secondsHex[0])!;
-		const digest = deliveryEntry(id, now).slice(0, digestChars);
-		const straddling = `A${digest.slice(0, -1)}${secondsHex}`;
-		expect(straddling.indexOf(digest)).toBe(1);
+	test('a key found across two entries or in a header is no match; the same key where an entry starts is', () => {
+		const key = idDigest('whd_straddle');
+		const straddling = `.1c4bf20A${key}${'B'.repeat(7)}`;
+		expect(straddling.indexOf(key)).toBe(9);
 		const state: IDataObject = { deliveries: straddling };
-		expect(seenBefore([state], d(id, '{"first":1}'), t0, TOLERANCE)).toBe(false);
-		expect(recordOf(state.deliveries)).toBe(straddling + deliveryEntry(id, now));
-		expect(seenBefore([state], d(id, '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
+		expect(seenBefore([state], d('whd_straddle', '{"first":1}'), t0, TOLERANCE)).toBe(false);
+		expect(state.deliveries).toBe(straddling + key);
+		expect(seenBefore([state], d('whd_straddle', '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
 	});
 });
 
@@ -225,7 +282,7 @@ describe('InFlight: deliveries accepted and not yet queued', () => {
 
 	test('keysOf: the id and the signed bytes, each on its own', () => {
 		const [byId, bySigned] = keysOf(d('whd_k', '{"k":1}', '1780272000'));
-		expect(byId).toBe(deliveryEntry('whd_k', 0).slice(0, ENTRY_CHARS - 8));
-		expect(bySigned).toBe(signedEntry('1780272000', Buffer.from('{"k":1}'), 0).slice(0, ENTRY_CHARS - 8));
+		expect(byId).toBe(idDigest('whd_k'));
+		expect(bySigned).toBe(signedDigest('1780272000', Buffer.from('{"k":1}')));
 	});
 });

@@ -8,64 +8,124 @@ import type { IDataObject } from 'n8n-workflow';
 // - `deliveries`, by delivery id, for 24 hours: the marketplace's own retries (re-signed or not).
 // - `signed`, by the signed bytes: a captured delivery re-sent under a fresh id is the same signed
 //   bytes. Kept only while such a copy could still pass the timestamp check (twice the tolerance
-//   after it was accepted), so this log stays small and the record's size per id is unchanged.
+//   after it was accepted), so this log stays small when deliveries are few.
 // Both are bounded in time and in count: every request reads and writes the whole record.
 const WINDOW_SECONDS = 24 * 60 * 60;
 export const MAX_DELIVERY_IDS = 10_000;
 
-// Each log is one string of fixed-width entries, oldest first: per key, the first 9 bytes of its
-// SHA-256 in base64url and the Unix seconds it was first seen in 8 hex digits. One string, not a
-// list of pairs: n8n wraps every object of a workflow's static data in a Proxy of its own each
-// time it loads it (n8n-workflow's ObservableObject: 10,000 of them per request with a full list),
-// and pairs taken from such a list into this process's record kept every request's whole static
-// data alive (issue #27: 8.7 GB after 1,000 deliveries). A string holds no object to wrap or to
-// keep, every entry costs the same 20 bytes (a full record 200 KB; the list of pairs was 440 KB),
-// and with 72 bits of hash a new key falsely matches one of 10,000 with a chance of about 2 in 10^18.
-const DIGEST_CHARS = 12;
-export const ENTRY_CHARS = DIGEST_CHARS + 8;
-const RECORD = /^(?:[\w-]{12}[0-9a-f]{8})*$/;
+// Each log is one string, oldest first: groups of the keys first seen in one minute, each group a
+// period and the Unix minute in 7 hex digits, then per key the first 6 bytes of its SHA-256 in
+// base64url (8 characters, never a period). One string, not a list: n8n wraps every object of a
+// workflow's static data in a Proxy of its own each time it loads it (n8n-workflow's
+// ObservableObject), and objects taken from such a list into this process's record kept every
+// request's whole static data alive (issue #27: 8.7 GB after 1,000 deliveries). Every request
+// reads and writes the whole column, so the record is as small as an exact check allows: 8 bytes a
+// key and one header a minute (a full log 80 KB, where 9-byte hashes with their own Unix seconds
+// took 200 KB). With 48 bits of hash a new key falsely matches one of 10,000 with a chance of about
+// 4 in 10^11: a seller taking 10,000 deliveries a day would meet one in about 7,000 years.
+// Header and key are equally wide, so every entry starts at a multiple of 8.
+export const ENTRY_CHARS = 8;
+const RECORD = /^(?:\.[0-9a-f]{7}(?:[\w-]{8})+)*$/;
+// The record before 2026-11-26: per key 9 bytes of hash in base64url and its Unix seconds in 8 hex digits.
+const RECORD_OF_SECONDS = /^(?:[\w-]{12}[0-9a-f]{8})*$/;
 
-/** The entry of a key (its parts hashed in order) first seen at Unix second `seconds`. */
-function entryOf(parts: Array<string | Buffer>, seconds: number): string {
+/** The key of these parts hashed in order. */
+function digestOf(parts: Array<string | Buffer>): string {
 	const hash = createHash('sha256');
 	for (const part of parts) hash.update(part);
-	return hash.digest().subarray(0, 9).toString('base64url') + seconds.toString(16).padStart(8, '0');
+	return hash.digest().subarray(0, 6).toString('base64url');
 }
 
-/** The entry of `deliveryId` first seen at Unix second `seconds`. */
-export const deliveryEntry = (deliveryId: string, seconds: number): string => entryOf([deliveryId], seconds);
+/** The key of a delivery id. */
+export const idDigest = (deliveryId: string): string => digestOf([deliveryId]);
 
-/** The entry of the signed bytes (`TIMESTAMP.RAW_BODY`, as verified) accepted at Unix second `seconds`. */
-export const signedEntry = (timestamp: string, rawBody: Buffer, seconds: number): string => entryOf([`${timestamp}.`, rawBody], seconds);
+/** The key of the signed bytes, `TIMESTAMP.RAW_BODY` as verified. */
+export const signedDigest = (timestamp: string, rawBody: Buffer): string => digestOf([`${timestamp}.`, rawBody]);
 
-const digestOf = (entry: string) => entry.slice(0, DIGEST_CHARS);
-const secondsAt = (record: string, at: number) => parseInt(record.slice(at + DIGEST_CHARS, at + ENTRY_CHARS), 16);
-const entriesIn = (record: string) => Array.from({ length: record.length / ENTRY_CHARS }, (_, i) => record.slice(i * ENTRY_CHARS, (i + 1) * ENTRY_CHARS));
+const headerOf = (minute: number) => `.${minute.toString(16).padStart(7, '0')}`;
+const minuteAt = (record: string, at: number) => parseInt(record.slice(at + 1, at + ENTRY_CHARS), 16);
+/** Where the group after the one starting at `at` starts. */
+function nextGroup(record: string, at: number): number {
+	const next = record.indexOf('.', at + ENTRY_CHARS);
+	return next < 0 ? record.length : next;
+}
+
+/** The keys of a record with the Unix second their group starts at, oldest first. */
+export function entriesIn(record: string): Array<[string, number]> {
+	const entries: Array<[string, number]> = [];
+	for (let at = 0, end = 0; at < record.length; at = end) {
+		end = nextGroup(record, at);
+		for (let e = at + ENTRY_CHARS; e < end; e += ENTRY_CHARS) entries.push([record.slice(e, e + ENTRY_CHARS), minuteAt(record, at) * 60]);
+	}
+	return entries;
+}
+
+/** The record of these keys, each first seen at a Unix second: each key once, at its earliest, oldest first. */
+export function logOf(entries: Array<[string, number]>): string {
+	const keys = new Set<string>();
+	let record = '';
+	let minute = -1;
+	for (const [key, seconds] of [...entries].sort((a, b) => a[1] - b[1])) {
+		if (keys.has(key)) continue;
+		keys.add(key);
+		if (Math.floor(seconds / 60) !== minute) record += headerOf((minute = Math.floor(seconds / 60)));
+		record += key;
+	}
+	return record;
+}
 
 /**
- * The record as stored: its string, or a list of `[id, seconds]` pairs, what versions before the
- * string stored (read so that an update forgets nothing); anything else is an empty record.
+ * The record as stored: its string; the two formats of earlier versions (per key its Unix seconds;
+ * a list of `[id, seconds]` pairs) converted, so that an update forgets nothing; anything else is an
+ * empty record.
  */
 export function recordOf(stored: unknown): string {
-	if (typeof stored === 'string') return RECORD.test(stored) ? stored : '';
+	if (typeof stored === 'string') {
+		if (RECORD.test(stored)) return stored;
+		if (!RECORD_OF_SECONDS.test(stored)) return '';
+		// The same hash: its first 8 characters are the first 6 bytes.
+		const entries = Array.from({ length: stored.length / 20 }, (_, i): [string, number] => [stored.slice(i * 20, i * 20 + 8), parseInt(stored.slice(i * 20 + 12, i * 20 + 20), 16)]);
+		return logOf(entries);
+	}
 	if (!Array.isArray(stored)) return '';
-	return stored
-		.filter((pair): pair is [string, number] => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1]) && pair[1] >= 0)
-		.map(([id, seconds]) => deliveryEntry(id, seconds))
-		.join('');
+	return logOf(
+		stored
+			.filter((pair): pair is [string, number] => Array.isArray(pair) && typeof pair[0] === 'string' && Number.isInteger(pair[1]) && pair[1] >= 0)
+			.map(([id, seconds]) => [idDigest(id), seconds]),
+	);
 }
 
-/** The entries still inside the window at `now`: entries are oldest first, so the expired ones lead. */
+/**
+ * The groups still inside the window at `now`: groups are oldest first, so the expired ones lead.
+ * A group's keys were first seen up to 59 s after its minute began: it leaves once its last second has.
+ */
 function unexpired(record: string, now: number, windowSeconds: number): string {
 	let at = 0;
-	while (at < record.length && now - secondsAt(record, at) >= windowSeconds) at += ENTRY_CHARS;
+	while (at < record.length && now - (minuteAt(record, at) * 60 + 59) >= windowSeconds) at = nextGroup(record, at);
 	return record.slice(at);
 }
 
-/** Whether `record` holds an entry of `digest`: a match counts only where an entry starts. */
-function holds(record: string, digest: string): boolean {
-	for (let at = record.indexOf(digest); at >= 0; at = record.indexOf(digest, at + 1)) if (at % ENTRY_CHARS === 0) return true;
+/** Whether `record` holds `key`: a match counts only where an entry starts (a header holds a period, a key never). */
+function holds(record: string, key: string): boolean {
+	for (let at = record.indexOf(key); at >= 0; at = record.indexOf(key, at + 1)) if (at % ENTRY_CHARS === 0) return true;
 	return false;
+}
+
+/** `record` with `key` first seen at Unix second `now`, and no more than MAX_DELIVERY_IDS keys: the oldest go first. */
+function appended(record: string, key: string, now: number): string {
+	const last = record.lastIndexOf('.');
+	// A clock behind the newest group's (another process's) files the key in that group: kept a little longer.
+	let result = last >= 0 && minuteAt(record, last) >= Math.floor(now / 60) ? record + key : record + headerOf(Math.floor(now / 60)) + key;
+	let groups = 0;
+	for (let at = 0; at < result.length; at = nextGroup(result, at)) groups++;
+	let excess = result.length / ENTRY_CHARS - groups - MAX_DELIVERY_IDS;
+	while (excess > 0) {
+		const end = nextGroup(result, 0);
+		const keys = end / ENTRY_CHARS - 1;
+		result = keys > excess ? result.slice(0, ENTRY_CHARS) + result.slice(ENTRY_CHARS * (1 + excess)) : result.slice(end);
+		excess -= keys;
+	}
+	return result;
 }
 
 /** What a verified delivery is known by: its id header, and the signed bytes. */
@@ -75,24 +135,24 @@ export interface Delivery {
 	rawBody: Buffer;
 }
 
-/** The record of one log as each record holds it, without expired entries. */
+/** The record of one log as each record holds it, without expired groups. */
 function known(records: IDataObject[], log: 'deliveries' | 'signed', now: number, windowSeconds: number): string[] {
 	return records.map((state) => unexpired(recordOf(state[log]), now, windowSeconds));
 }
 
 /**
- * `entry` added to one log of every record, with everything each record knows: a process whose
+ * `key` added to one log of every record, with everything each record knows: a process whose
  * save of the stored record was overwritten by another process's (n8n writes the whole column,
- * last writer wins) puts the lost entries back with its next one.
+ * last writer wins) puts the lost keys back with its next one.
  */
-function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], entry: string): void {
-	// Usually the records agree: only entries missing from the first are added, and only then re-sorted.
+function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], key: string, now: number): void {
+	// Usually the records agree: only keys missing from the first are added, and only then rebuilt.
 	const differing = others.filter((record) => record !== first);
-	const digests = new Set(differing.length ? entriesIn(first).map(digestOf) : []);
-	const missing = differing.flatMap(entriesIn).filter((e) => !digests.has(digestOf(e)) && digests.add(digestOf(e)));
-	const merged = missing.length ? [...entriesIn(first), ...missing].sort((a, b) => secondsAt(a, 0) - secondsAt(b, 0)).join('') : first;
+	const keys = new Set(differing.length ? entriesIn(first).map(([k]) => k) : []);
+	const missing = differing.flatMap(entriesIn).filter(([k]) => !keys.has(k));
+	const merged = missing.length ? logOf([...entriesIn(first), ...missing]) : first;
 	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
-	const record = (merged + entry).slice(-MAX_DELIVERY_IDS * ENTRY_CHARS);
+	const record = appended(merged, key, now);
 	for (const state of writeTo) state[log] = record;
 }
 
@@ -104,21 +164,20 @@ function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...ot
  */
 export function seenBefore(records: IDataObject[], delivery: Delivery, nowMs: number, toleranceSeconds: number, writeTo = records): boolean {
 	const now = Math.floor(nowMs / 1000);
-	const byId = deliveryEntry(delivery.id, now);
-	const bySigned = signedEntry(delivery.timestamp, delivery.rawBody, now);
+	const [byId, bySigned] = keysOf(delivery);
 	const ids = known(records, 'deliveries', now, WINDOW_SECONDS);
 	// A copy accepted at `t` was signed within the tolerance of `t`, and passes the check only while
 	// its timestamp is within the tolerance of now: up to twice the tolerance after `t`.
 	const signed = known(records, 'signed', now, 2 * toleranceSeconds);
-	if (ids.some((record) => holds(record, digestOf(byId))) || signed.some((record) => holds(record, digestOf(bySigned)))) return true;
-	add(writeTo, 'deliveries', ids, byId);
-	add(writeTo, 'signed', signed, bySigned);
+	if (ids.some((record) => holds(record, byId)) || signed.some((record) => holds(record, bySigned))) return true;
+	add(writeTo, 'deliveries', ids, byId, now);
+	add(writeTo, 'signed', signed, bySigned, now);
 	return false;
 }
 
-/** The keys a delivery is known by in the logs: its id's digest and its signed bytes' digest. */
+/** The keys a delivery is known by in the logs: its id's and its signed bytes'. */
 export function keysOf(delivery: Delivery): string[] {
-	return [digestOf(deliveryEntry(delivery.id, 0)), digestOf(signedEntry(delivery.timestamp, delivery.rawBody, 0))];
+	return [idDigest(delivery.id), signedDigest(delivery.timestamp, delivery.rawBody)];
 }
 
 const IN_FLIGHT_MS = 60_000;
