@@ -79,10 +79,13 @@ interface MemorySample {
 	rssMiB: number;
 	heapUsedMiB?: number;
 	externalMiB?: number;
+	/** The V8 heap left by the process's latest full collection, and how many it has run. */
+	liveMiB?: number;
+	fullGcs?: number;
 }
 
 /** What `memory-preload.cjs` last wrote for a process (V8 heap and external memory), if anything. */
-function v8View(dir: string, pid: number): { heapUsed: number; external: number } | undefined {
+function v8View(dir: string, pid: number): { heapUsed: number; external: number; liveAfterFullGc?: number; fullGcs: number } | undefined {
 	try {
 		return JSON.parse(readFileSync(path.join(dir, `${pid}.json`), 'utf8'));
 	} catch {
@@ -93,7 +96,13 @@ function v8View(dir: string, pid: number): { heapUsed: number; external: number 
 function sample(dir: string, pid: number): MemorySample {
 	const v8 = v8View(dir, pid);
 	const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-	return { rssMiB: Math.round(treeRssKb(pid) / 1024), heapUsedMiB: v8 && mib(v8.heapUsed), externalMiB: v8 && mib(v8.external) };
+	return {
+		rssMiB: Math.round(treeRssKb(pid) / 1024),
+		heapUsedMiB: v8 && mib(v8.heapUsed),
+		externalMiB: v8 && mib(v8.external),
+		liveMiB: v8?.liveAfterFullGc === undefined ? undefined : mib(v8.liveAfterFullGc),
+		fullGcs: v8?.fullGcs,
+	};
 }
 
 interface Delivery {
@@ -372,7 +381,7 @@ interface Result {
 	/** Answers by HTTP status. */
 	statuses: Record<string, number>;
 	executions: number;
-	memory: Record<string, { before: MemorySample; half: MemorySample; peak: MemorySample; after: MemorySample }>;
+	memory: Record<string, { before: MemorySample; half: MemorySample; peak: MemorySample; after: MemorySample; liveMaxMiB?: number }>;
 	/** Resident MiB of each process after every fifth of the deliveries (the first: before any). */
 	rssOverRun: Array<{ sent: number; rssMiB: Record<string, number> }>;
 }
@@ -385,10 +394,14 @@ async function runScenario(mode: string, inst: Installation, scenario: Scenario,
 	const rssNow = (sent: number) => ({ sent, rssMiB: Object.fromEntries(Object.entries(snap()).map(([name, s]) => [name, s.rssMiB])) });
 	const before = snap();
 	const peak = snap();
+	const liveMax: Record<string, number | undefined> = {}; // the most a full collection left during the run
 	let half = before;
 	const rssOverRun = [rssNow(0)];
 	const watch = setInterval(() => {
-		for (const [name, s] of Object.entries(snap())) if (s.rssMiB > peak[name].rssMiB) peak[name] = s;
+		for (const [name, s] of Object.entries(snap())) {
+			if (s.rssMiB > peak[name].rssMiB) peak[name] = s;
+			if (s.fullGcs !== before[name].fullGcs && s.liveMiB !== undefined) liveMax[name] = Math.max(liveMax[name] ?? 0, s.liveMiB);
+		}
 	}, 250);
 	process.stderr.write(`${mode}: ${SCENARIOS[scenario].label}: ${n} deliveries…\n`);
 	const urls = bases.map((base) => `${base}/${SCENARIOS[scenario].path}`);
@@ -401,7 +414,7 @@ async function runScenario(mode: string, inst: Installation, scenario: Scenario,
 	const executions = await inst.executions(SCENARIOS[scenario].workflowId);
 	clearInterval(watch);
 	const after = snap();
-	const memory = Object.fromEntries(Object.keys(pids).map((name) => [name, { before: before[name], half: half[name], peak: peak[name], after: after[name] }]));
+	const memory = Object.fromEntries(Object.keys(pids).map((name) => [name, { before: before[name], half: half[name], peak: peak[name], after: after[name], liveMaxMiB: liveMax[name] }]));
 	const ok = Object.entries(load.statuses).reduce((sum, [status, count]) => sum + (status.startsWith('2') ? count : 0), 0);
 	return { mode, scenario, n, sent, perSecond: sent / load.seconds, p50: percentile(load.latenciesMs, 50), p99: percentile(load.latenciesMs, 99), ok, statuses: load.statuses, executions, memory, rssOverRun };
 }
@@ -476,6 +489,14 @@ export function report(results: Result[], recordBytes?: number): string[] {
 		lines.push('', `| mode | scenario | process | RSS MiB after ${points.join(' | ')} deliveries |`, `|---|---|---|${points.map(() => '---|').join('')}`);
 		for (const r of results) {
 			for (const name of Object.keys(r.memory)) lines.push(`| ${r.mode} | ${SCENARIOS[r.scenario].label} | ${name} | ${r.rssOverRun.map((p) => fmt(p.rssMiB[name])).join(' | ')} |`);
+		}
+		// Peak heap against what full collections left: the difference is garbage not yet collected.
+		lines.push('', '| mode | scenario | process | V8 heap MiB at the peak RSS | most a full collection left MiB | full collections in the run |', '|---|---|---|---|---|---|');
+		for (const r of results) {
+			for (const [name, m] of Object.entries(r.memory)) {
+				const gcs = m.after.fullGcs === undefined || m.before.fullGcs === undefined ? '' : fmt(m.after.fullGcs - m.before.fullGcs);
+				lines.push(`| ${r.mode} | ${SCENARIOS[r.scenario].label} | ${name} | ${m.peak.heapUsedMiB ?? ''} | ${m.liveMaxMiB === undefined ? '' : fmt(m.liveMaxMiB)} | ${gcs} |`);
+			}
 		}
 		lines.push('');
 	}
