@@ -19,10 +19,10 @@ export const MAX_DELIVERY_IDS = 10_000;
 // workflow's static data in a Proxy of its own each time it loads it (n8n-workflow's
 // ObservableObject), and objects taken from such a list into this process's record kept every
 // request's whole static data alive (issue #27: 8.7 GB after 1,000 deliveries). Every request
-// reads and writes the whole column, so the record is as small as an exact check allows: 8 bytes a
-// key and one header a minute (a full log 80 KB, where 9-byte hashes with their own Unix seconds
-// took 200 KB). With 48 bits of hash a new key falsely matches one of 10,000 with a chance of about
-// 4 in 10^11: a seller taking 10,000 deliveries a day would meet one in about 7,000 years.
+// reads and writes the whole column, and a webhook process's memory grows with its size, so a key
+// takes 8 bytes and a minute one header (a full log 80 KB, where 9-byte hashes with their own Unix
+// seconds took 200 KB). With 48 bits of hash a new key falsely matches one of 10,000 with a chance
+// of about 4 in 10^11: a seller taking 10,000 deliveries a day would meet one in about 7,000 years.
 // Header and key are equally wide, so every entry starts at a multiple of 8.
 export const ENTRY_CHARS = 8;
 const RECORD = /^(?:\.[0-9a-f]{7}(?:[\w-]{8})+)*$/;
