@@ -64,6 +64,7 @@ describe('recordOf', () => {
 		expect(recordOf('')).toBe('');
 		// Until 2026-11-26: per key 9 bytes of hash in base64url and its Unix seconds in 8 hex digits.
 		expect(recordOf('pMs_xWg9ozAR6a1ccb80YHR0ykdalyTX6a1ccbbb')).toBe('.1c4bf20pMs_xWg9YHR0ykda');
+		expect(recordOf('pMs_xWg9ozAR6a1ccb80YHR0ykdalyTX6a1ccbbc')).toBe('.1c4bf20pMs_xWg9.1c4bf21YHR0ykda');
 		expect(
 			recordOf([
 				['whd_1', 5],
@@ -172,9 +173,9 @@ describe('seenBefore', () => {
 		expect(memory.deliveries).toBe(all);
 	});
 
-	test('an id in both records is kept once, at the time it was first seen; expired ones in either are dropped', () => {
+	test("an id in both records is kept once, at the stored record's minute; expired ones in either are dropped", () => {
 		const stored: IDataObject = { deliveries: written(['whd_old', s0 - 25 * 3600], ['whd_x', s0 + 65]) };
-		const memory: IDataObject = { deliveries: written(['whd_x', s0 + 65], ['whd_y', s0 + 1]) };
+		const memory: IDataObject = { deliveries: written(['whd_x', s0 + 5], ['whd_y', s0 + 1]) };
 		expect(seenBefore([stored, memory], d('whd_z'), t0 + 200_000, TOLERANCE)).toBe(false);
 		expect(stored.deliveries).toBe(written(['whd_y', s0 + 1], ['whd_x', s0 + 65], ['whd_z', s0 + 200]));
 	});
