@@ -454,10 +454,10 @@ export function comparisons(results: Result[]) {
 					.map((p) => [p, ours.memory[p].peak.rssMiB / webhook.memory[p].peak.rssMiB] as const)
 					.reduce((a, b) => (b[1] > a[1] ? b : a));
 				// Beside a peak: what full collections left in that process (data held, not garbage), and the same trigger without its record.
-				const held = (r: Result | undefined) => r?.memory[proc]?.liveMaxMiB;
+				const [oursHeld, webhookHeld] = [ours.memory[proc].liveMaxMiB, webhook.memory[proc].liveMaxMiB];
 				const noRecord = sameRun(results, ours, 'triggerNoRecord');
 				const bound = [
-					held(ours) !== undefined && held(webhook) !== undefined ? `after full collections ${fmt(held(ours)!)} MiB against ${fmt(held(webhook)!)} MiB` : '',
+					oursHeld !== undefined && webhookHeld !== undefined ? `after full collections ${fmt(oursHeld)} MiB against ${fmt(webhookHeld)} MiB` : '',
 					noRecord ? `no record ${fmt(noRecord.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x` : '',
 				].filter(Boolean);
 				checks.push(

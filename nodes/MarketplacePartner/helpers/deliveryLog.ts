@@ -114,8 +114,9 @@ function holds(record: string, key: string): boolean {
 /** `record` with `key` first seen at Unix second `now`, and no more than MAX_DELIVERY_IDS keys: the oldest go first. */
 function appended(record: string, key: string, now: number): string {
 	const last = record.lastIndexOf('.');
+	const minute = Math.floor(now / 60);
 	// A clock behind the newest group's (another process's) files the key in that group: kept a little longer.
-	let result = last >= 0 && minuteAt(record, last) >= Math.floor(now / 60) ? record + key : record + headerOf(Math.floor(now / 60)) + key;
+	let result = last >= 0 && minuteAt(record, last) >= minute ? record + key : record + headerOf(minute) + key;
 	let groups = 0;
 	for (let at = 0; at < result.length; at = nextGroup(result, at)) groups++;
 	let excess = result.length / ENTRY_CHARS - groups - MAX_DELIVERY_IDS;
@@ -148,9 +149,10 @@ function known(records: IDataObject[], log: 'deliveries' | 'signed', now: number
 function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], key: string, now: number): void {
 	// Usually the records agree: only keys missing from the first are added, and only then rebuilt.
 	const differing = others.filter((record) => record !== first);
-	const keys = new Set(differing.length ? entriesIn(first).map(([k]) => k) : []);
+	const firstEntries = differing.length ? entriesIn(first) : [];
+	const keys = new Set(firstEntries.map(([k]) => k));
 	const missing = differing.flatMap(entriesIn).filter(([k]) => !keys.has(k));
-	const merged = missing.length ? logOf([...entriesIn(first), ...missing]) : first;
+	const merged = missing.length ? logOf([...firstEntries, ...missing]) : first;
 	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
 	const record = appended(merged, key, now);
 	for (const state of writeTo) state[log] = record;
