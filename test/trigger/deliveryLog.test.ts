@@ -180,6 +180,26 @@ describe('seenBefore', () => {
 		expect(stored.deliveries).toBe(written(['whd_y', s0 + 1], ['whd_x', s0 + 65], ['whd_z', s0 + 200]));
 	});
 
+	test('records that differ are merged group by group: each lacking key joins its minute, in minute order, after the keys already there', () => {
+		const [m0, m1, m2, m3, m4] = ['.1c4bf1f', '.1c4bf20', '.1c4bf21', '.1c4bf22', '.1c4bf23'];
+		// The same minute and length with other keys (m1), a minute only one record has (m0, m2, m4), a minute alike (m3).
+		const stored: IDataObject = { deliveries: `${m1}AAAAAAAAkkkkkkk1${m3}kkkkkkk3` };
+		const memory: IDataObject = { deliveries: `${m0}kkkkkkk0${m1}AAAAAAAAkkkkkkk2${m2}kkkkkkk4${m3}kkkkkkk3${m4}kkkkkkk5` };
+		expect(seenBefore([stored, memory], d('whd_new'), t0 + 3 * MINUTE, TOLERANCE, [stored])).toBe(false);
+		expect(stored.deliveries).toBe(`${m0}kkkkkkk0${m1}AAAAAAAAkkkkkkk1kkkkkkk2${m2}kkkkkkk4${m3}kkkkkkk3${m4}kkkkkkk5${idDigest('whd_new')}`);
+	});
+
+	test('keys that differ in one character, at any place and of any of the 64, are different keys', () => {
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+		const keys = [...alphabet].flatMap((c) => [0, 3, 7].map((place) => 'AAAAAAAA'.slice(0, place) + c + 'AAAAAAAA'.slice(place + 1)));
+		const unique = [...new Set(keys)];
+		const stored: IDataObject = { deliveries: '.1c4bf20AAAAAAAA' };
+		const memory: IDataObject = { deliveries: `.1c4bf20${unique.join('')}` };
+		seenBefore([stored, memory], d('whd_new'), t0, TOLERANCE, [stored]);
+		expect(stored.deliveries).toBe(`.1c4bf20${unique.join('')}${idDigest('whd_new')}`);
+		expect(unique).toHaveLength(3 * 63 + 1);
+	});
+
 	test('a record in an earlier format keeps its ids: they are repeats, and written back in this one', () => {
 		const stored: IDataObject = { deliveries: [['whd_a', s0 - 3600]] };
 		expect(seenBefore([stored], d('whd_a'), t0, TOLERANCE)).toBe(true);

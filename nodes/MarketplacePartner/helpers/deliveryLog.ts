@@ -50,12 +50,19 @@ function nextGroup(record: string, at: number): number {
 	return next < 0 ? record.length : next;
 }
 
+/** The groups of a record, oldest first: each one's minute, and where its keys start and where it ends. */
+function* groupsIn(record: string): Generator<[minute: number, keysStart: number, end: number]> {
+	for (let at = 0, end = 0; at < record.length; at = end) {
+		end = nextGroup(record, at);
+		yield [minuteAt(record, at), at + ENTRY_CHARS, end];
+	}
+}
+
 /** The keys of a record with the Unix second their group starts at, oldest first. */
 export function entriesIn(record: string): Array<[string, number]> {
 	const entries: Array<[string, number]> = [];
-	for (let at = 0, end = 0; at < record.length; at = end) {
-		end = nextGroup(record, at);
-		for (let e = at + ENTRY_CHARS; e < end; e += ENTRY_CHARS) entries.push([record.slice(e, e + ENTRY_CHARS), minuteAt(record, at) * 60]);
+	for (const [minute, keysStart, end] of groupsIn(record)) {
+		for (let e = keysStart; e < end; e += ENTRY_CHARS) entries.push([record.slice(e, e + ENTRY_CHARS), minute * 60]);
 	}
 	return entries;
 }
@@ -141,20 +148,96 @@ function known(records: IDataObject[], log: 'deliveries' | 'signed', now: number
 	return records.map((state) => unexpired(recordOf(state[log]), now, windowSeconds));
 }
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const DIGIT: number[] = [];
+for (let i = 0; i < BASE64URL.length; i++) DIGIT[BASE64URL.charCodeAt(i)] = i;
+
+/** The 48 bits of the key at `at` as a number: keys compared without a string each. */
+function keyValueAt(record: string, at: number): number {
+	let value = 0;
+	for (let i = at; i < at + ENTRY_CHARS; i++) value = value * 64 + DIGIT[record.charCodeAt(i)];
+	return value;
+}
+
+/** The keys of a record as numbers, in order: looked up by bisection. */
+function sortedKeys(record: string): Float64Array {
+	const values = new Float64Array(record.length / ENTRY_CHARS);
+	let count = 0;
+	for (const [, keysStart, end] of groupsIn(record)) for (let e = keysStart; e < end; e += ENTRY_CHARS) values[count++] = keyValueAt(record, e);
+	return values.subarray(0, count).sort();
+}
+
+function includes(sorted: Float64Array, value: number): boolean {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (sorted[middle] < value) low = middle + 1;
+		else high = middle;
+	}
+	return sorted[low] === value;
+}
+
+/**
+ * `first` with each key of `others` that it lacks, in the group of that key's minute there (groups
+ * stay oldest first; within a group, `first`'s keys come first). Two records of one process differ
+ * on almost every request under load (the stored one was loaded before concurrent saves, this
+ * process's memory hears of a delivery only once it is answered), so the merge allocates no string
+ * or list per key: groups found alike in `first` are skipped, the others' keys are looked up as
+ * numbers, and the result is `first`'s groups and the lacking keys joined once. (Building every
+ * entry as a list cost 11 MB of garbage a request with a full record, which n8n's webhook process
+ * carried until its next full collection.)
+ */
+function merged(first: string, others: string[]): string {
+	const groupAt = new Map<number, number>(); // minute -> where that group of `first` starts
+	for (const [minute, keysStart] of groupsIn(first)) if (!groupAt.has(minute)) groupAt.set(minute, keysStart - ENTRY_CHARS);
+	let firstKeys: Float64Array | undefined;
+	const lacking: Array<[minute: number, key: string]> = [];
+	const taken = new Set<string>();
+	for (const other of others) {
+		for (const [minute, keysStart, end] of groupsIn(other)) {
+			const at = groupAt.get(minute);
+			if (at !== undefined && nextGroup(first, at) - at === end - keysStart + ENTRY_CHARS && first.startsWith(other.slice(keysStart, end), at + ENTRY_CHARS)) continue;
+			firstKeys ??= sortedKeys(first);
+			for (let e = keysStart; e < end; e += ENTRY_CHARS) {
+				const key = other.slice(e, e + ENTRY_CHARS);
+				if (includes(firstKeys, keyValueAt(other, e)) || taken.has(key)) continue;
+				taken.add(key);
+				lacking.push([minute, key]);
+			}
+		}
+	}
+	if (!lacking.length) return first;
+	lacking.sort((a, b) => a[0] - b[0]);
+	const pieces: string[] = [];
+	let next = 0;
+	/** The lacking keys of minutes before `minute`, in groups of their own. */
+	const groupsBefore = (minute: number) => {
+		while (next < lacking.length && lacking[next][0] < minute) {
+			const own = lacking[next][0];
+			pieces.push(headerOf(own));
+			while (next < lacking.length && lacking[next][0] === own) pieces.push(lacking[next++][1]);
+		}
+	};
+	for (const [minute, keysStart, end] of groupsIn(first)) {
+		groupsBefore(minute);
+		pieces.push(first.slice(keysStart - ENTRY_CHARS, end));
+		while (next < lacking.length && lacking[next][0] === minute) pieces.push(lacking[next++][1]);
+	}
+	groupsBefore(Infinity);
+	return pieces.join('');
+}
+
 /**
  * `key` added to one log of every record, with everything each record knows: a process whose
  * save of the stored record was overwritten by another process's (n8n writes the whole column,
  * last writer wins) puts the lost keys back with its next one.
  */
 function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], key: string, now: number): void {
-	// Usually the records agree: only keys missing from the first are added, and only then rebuilt.
+	// Usually the records agree: then nothing is merged.
 	const differing = others.filter((record) => record !== first);
-	const firstEntries = differing.length ? entriesIn(first) : [];
-	const keys = new Set(firstEntries.map(([k]) => k));
-	const missing = differing.flatMap(entriesIn).filter(([k]) => !keys.has(k));
-	const merged = missing.length ? logOf([...firstEntries, ...missing]) : first;
 	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
-	const record = appended(merged, key, now);
+	const record = appended(differing.length ? merged(first, differing) : first, key, now);
 	for (const state of writeTo) state[log] = record;
 }
 
