@@ -167,6 +167,7 @@ function sortedKeys(record: string): Float64Array {
 	return values.subarray(0, count).sort();
 }
 
+/** Whether `sorted` holds `value`. */
 function includes(sorted: Float64Array, value: number): boolean {
 	let low = 0;
 	let high = sorted.length;
@@ -197,11 +198,13 @@ function merged(first: string, others: string[]): string {
 	for (const other of others) {
 		for (const [minute, keysStart, end] of groupsIn(other)) {
 			const at = groupAt.get(minute);
+			// A group `first` holds alike, byte for byte: nothing to look up.
 			if (at !== undefined && nextGroup(first, at) - at === end - keysStart + ENTRY_CHARS && first.startsWith(other.slice(keysStart, end), at + ENTRY_CHARS)) continue;
 			firstKeys ??= sortedKeys(first);
 			for (let e = keysStart; e < end; e += ENTRY_CHARS) {
-				const key = other.slice(e, e + ENTRY_CHARS);
-				if (includes(firstKeys, keyValueAt(other, e)) || taken.has(key)) continue;
+				if (includes(firstKeys, keyValueAt(other, e))) continue;
+				const key = other.slice(e, e + ENTRY_CHARS); // a string only for a key `first` lacks
+				if (taken.has(key)) continue;
 				taken.add(key);
 				lacking.push([minute, key]);
 			}
