@@ -189,6 +189,26 @@ describe('seenBefore', () => {
 		expect(stored.deliveries).toBe(`${m0}kkkkkkk0${m1}AAAAAAAAkkkkkkk1kkkkkkk2${m2}kkkkkkk4${m3}kkkkkkk3${m4}kkkkkkk5${idDigest('whd_new')}`);
 	});
 
+	test('every key a big record holds is found, wherever it sits: the same keys filed a minute later are not added again', () => {
+		const ids = Array.from({ length: 300 }, (_, i) => `whd_${i}`);
+		const stored: IDataObject = {};
+		const memory: IDataObject = {};
+		ids.forEach((id, i) => seenBefore([stored], d(id), t0 + i * 1000, TOLERANCE));
+		ids.forEach((id, i) => seenBefore([memory], d(id), t0 + MINUTE + i * 1000, TOLERANCE)); // other minutes, other groups
+		seenBefore([memory], d('whd_lost'), t0 + 7 * MINUTE, TOLERANCE);
+		const before = stored.deliveries as string;
+		expect(seenBefore([stored, memory], d('whd_new'), t0 + 8 * MINUTE, TOLERANCE, [stored])).toBe(false);
+		expect(stored.deliveries).toBe(`${before}.1c4bf27${idDigest('whd_lost')}.1c4bf28${idDigest('whd_new')}`);
+	});
+
+	test('with three records, a key two of them lack of the first is added once, and groups stay in minute order', () => {
+		const first: IDataObject = { deliveries: '.1c4bf22kkkkkkk2' };
+		const second: IDataObject = { deliveries: '.1c4bf23kkkkkkk3.1c4bf24kkkkkkk4' };
+		const third: IDataObject = { deliveries: '.1c4bf21kkkkkkk1.1c4bf24kkkkkkk4' };
+		seenBefore([first, second, third], d('whd_new'), t0 + 5 * MINUTE, TOLERANCE, [first]);
+		expect(first.deliveries).toBe(`.1c4bf21kkkkkkk1.1c4bf22kkkkkkk2.1c4bf23kkkkkkk3.1c4bf24kkkkkkk4.1c4bf25${idDigest('whd_new')}`);
+	});
+
 	test('keys that differ in one character, at any place and of any of the 64, are different keys', () => {
 		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 		const keys = [...alphabet].flatMap((c) => [0, 3, 7].map((place) => 'AAAAAAAA'.slice(0, place) + c + 'AAAAAAAA'.slice(place + 1)));

@@ -184,8 +184,8 @@ function includes(sorted: Float64Array, value: number): boolean {
  * stay oldest first; within a group, `first`'s keys come first). Two records of one process differ
  * on almost every request under load (the stored one was loaded before concurrent saves, this
  * process's memory hears of a delivery only once it is answered), so the merge allocates no string
- * or list per key: groups found alike in `first` are skipped, the others' keys are looked up as
- * numbers, and the result is `first`'s groups and the lacking keys joined once. (Building every
+ * or list per key: groups that `first` holds alike are skipped, the others' keys are looked up as
+ * numbers, and the result is `first`'s groups and the keys it lacks joined once. (Building every
  * entry as a list cost 11 MB of garbage a request with a full record, which n8n's webhook process
  * carried until its next full collection.)
  */
@@ -197,9 +197,10 @@ function merged(first: string, others: string[]): string {
 	const taken = new Set<string>();
 	for (const other of others) {
 		for (const [minute, keysStart, end] of groupsIn(other)) {
+			// The group as it starts `first`'s group of that minute (a key holds no period): its keys
+			// are there, no look-up needed. Older minutes are alike in both records; this saves most.
 			const at = groupAt.get(minute);
-			// A group `first` holds alike, byte for byte: nothing to look up.
-			if (at !== undefined && nextGroup(first, at) - at === end - keysStart + ENTRY_CHARS && first.startsWith(other.slice(keysStart, end), at + ENTRY_CHARS)) continue;
+			if (at !== undefined && first.startsWith(other.slice(keysStart - ENTRY_CHARS, end), at)) continue;
 			firstKeys ??= sortedKeys(first);
 			for (let e = keysStart; e < end; e += ENTRY_CHARS) {
 				if (includes(firstKeys, keyValueAt(other, e))) continue;
