@@ -238,7 +238,7 @@ function merged(first: string, others: string[]): string {
  * last writer wins) puts the lost keys back with its next one.
  */
 function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], key: string, now: number): void {
-	// Usually the records agree: then nothing is merged.
+	// Records that agree (deliveries one at a time) need no merge.
 	const differing = others.filter((record) => record !== first);
 	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
 	const record = appended(differing.length ? merged(first, differing) : first, key, now);
