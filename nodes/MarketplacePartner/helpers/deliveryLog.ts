@@ -215,18 +215,22 @@ function merged(first: string, others: string[]): string {
 	lacking.sort((a, b) => a[0] - b[0]);
 	const pieces: string[] = [];
 	let next = 0;
+	/** The lacking keys of `minute`, after the pieces so far. */
+	const lackingOf = (minute: number) => {
+		while (next < lacking.length && lacking[next][0] === minute) pieces.push(lacking[next++][1]);
+	};
 	/** The lacking keys of minutes before `minute`, in groups of their own. */
 	const groupsBefore = (minute: number) => {
 		while (next < lacking.length && lacking[next][0] < minute) {
 			const own = lacking[next][0];
 			pieces.push(headerOf(own));
-			while (next < lacking.length && lacking[next][0] === own) pieces.push(lacking[next++][1]);
+			lackingOf(own);
 		}
 	};
 	for (const [minute, keysStart, end] of groupsIn(first)) {
 		groupsBefore(minute);
 		pieces.push(first.slice(keysStart - ENTRY_CHARS, end));
-		while (next < lacking.length && lacking[next][0] === minute) pieces.push(lacking[next++][1]);
+		lackingOf(minute);
 	}
 	groupsBefore(Infinity);
 	return pieces.join('');
