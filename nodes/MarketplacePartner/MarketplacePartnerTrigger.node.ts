@@ -10,13 +10,11 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
-import { InFlight, keysOf, seenBefore } from './helpers/deliveryLog';
+import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 
-// The same record in this process's memory as well: it catches a repeat that reaches this process
-// when the stored record lost the id to another process's save of the whole column, and it puts
-// such ids back into the stored record with the next new delivery (helpers/deliveryLog.ts).
-const inMemory = new Map<string, IDataObject>();
+// The deliveries this process answered, per trigger, beside the stored record (helpers/deliveryLog.ts).
+const inMemory = new Map<string, ProcessRecord>();
 // This process's deliveries between their check and n8n queueing their run: the memory above takes
 // a delivery only once its run is queued, or it would hand a run that never started to other
 // processes as seen (with its next save of the whole record), and the retry would be dropped.
@@ -214,10 +212,11 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const record = this.getWorkflowStaticData('node');
 	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 	if (!options.allowDuplicates) {
-		if (!inMemory.has(trigger)) inMemory.set(trigger, {});
+		if (!inMemory.has(trigger)) inMemory.set(trigger, new ProcessRecord());
 		const memory = inMemory.get(trigger)!;
 		const delivery = { id: webhookId, timestamp: timestampText, rawBody };
-		const claimed = keysOf(delivery).map((digest) => `${trigger}|${digest}`);
+		const keys = keysOf(delivery);
+		const claimed = keys.map((key) => `${trigger}|${key}`);
 		if (!inFlight.claim(claimed, Date.now())) {
 			return reply(409, 'Conflict: this delivery is being accepted right now; send it again later');
 		}
@@ -225,13 +224,13 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// event header is then a duplicate. A repeat known to either record is dropped; a new one goes
 		// into the stored record now (n8n saves it only as it answers 2xx, once the run is queued),
 		// and into this process's memory once that answer has gone out.
-		if (seenBefore([record, memory], delivery, Date.now(), toleranceSeconds, [record])) {
+		if (seenBefore(record, memory, delivery, Date.now(), toleranceSeconds)) {
 			inFlight.release(claimed);
 			return reply(200, 'OK: duplicate delivery');
 		}
 		recorded = { deliveries: record.deliveries, signed: record.signed };
 		res.once('finish', () => {
-			if (Math.trunc(res.statusCode / 100) === 2) seenBefore([memory], delivery, Date.now(), toleranceSeconds);
+			if (Math.trunc(res.statusCode / 100) === 2) memory.remember(keys, Date.now(), toleranceSeconds);
 		});
 		res.once('close', () => inFlight.release(claimed));
 	}

@@ -8,6 +8,7 @@ import {
 	keysOf,
 	logOf,
 	MAX_DELIVERY_IDS,
+	ProcessRecord,
 	recordOf,
 	seenBefore,
 	signedDigest,
@@ -22,6 +23,14 @@ const t0 = Date.UTC(2026, 5, 1); // the start of a minute: 0x1c4bf20 minutes
 const s0 = t0 / 1000;
 /** The record that holds these ids, first seen at these Unix seconds. */
 const written = (...seen: Array<[string, number]>) => logOf(seen.map(([id, seconds]) => [idDigest(id), seconds]));
+/** A process that has answered nothing: the stored record alone. */
+const none = new ProcessRecord();
+/** A process's memory of these keys (each its delivery's id key and signed key), answered at these minutes after t0's. */
+function remembered(...keys: Array<[minute: number, key: string]>): ProcessRecord {
+	const memory = new ProcessRecord();
+	for (const [minute, key] of keys) memory.remember([key, key], t0 + minute * MINUTE, TOLERANCE);
+	return memory;
+}
 
 describe('the keys', () => {
 	test("known answers: the first 6 bytes of the id's SHA-256 in base64url", () => {
@@ -98,38 +107,38 @@ describe('recordOf', () => {
 describe('seenBefore', () => {
 	test('an id is a repeat for 24 hours and at most the rest of its minute, then new again', () => {
 		const state: IDataObject = {};
-		expect(seenBefore([state], d('whd_1'), t0 + 30_000, TOLERANCE)).toBe(false);
-		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR + 58_999, TOLERANCE)).toBe(true);
-		expect(seenBefore([state], d('whd_1'), t0 + 24 * HOUR + 59_000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_1'), t0 + 30_000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_1'), t0 + 24 * HOUR + 58_999, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d('whd_1'), t0 + 24 * HOUR + 59_000, TOLERANCE)).toBe(false);
 	});
 
 	test('a minute whose last second is 24 hours old is forgotten when a new id is recorded', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_old'), t0 + 59_000, TOLERANCE);
-		seenBefore([state], d('whd_new'), t0 + 24 * HOUR + 59_000, TOLERANCE);
+		seenBefore(state, none, d('whd_old'), t0 + 59_000, TOLERANCE);
+		seenBefore(state, none, d('whd_new'), t0 + 24 * HOUR + 59_000, TOLERANCE);
 		expect(state.deliveries).toBe(written(['whd_new', s0 + 24 * 3600 + 59]));
 	});
 
 	test('ids older than the window are dropped when a new one is recorded', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_old'), t0, TOLERANCE);
-		seenBefore([state], d('whd_mid'), t0 + 12 * HOUR, TOLERANCE);
-		seenBefore([state], d('whd_new'), t0 + 25 * HOUR, TOLERANCE);
+		seenBefore(state, none, d('whd_old'), t0, TOLERANCE);
+		seenBefore(state, none, d('whd_mid'), t0 + 12 * HOUR, TOLERANCE);
+		seenBefore(state, none, d('whd_new'), t0 + 25 * HOUR, TOLERANCE);
 		expect(state.deliveries).toBe(written(['whd_mid', s0 + 12 * 3600], ['whd_new', s0 + 25 * 3600]));
 	});
 
 	test('ids of one minute share its header; the next minute starts a group', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_1'), t0, TOLERANCE);
-		seenBefore([state], d('whd_2'), t0 + 59_999, TOLERANCE);
-		seenBefore([state], d('whd_3'), t0 + MINUTE, TOLERANCE);
+		seenBefore(state, none, d('whd_1'), t0, TOLERANCE);
+		seenBefore(state, none, d('whd_2'), t0 + 59_999, TOLERANCE);
+		seenBefore(state, none, d('whd_3'), t0 + MINUTE, TOLERANCE);
 		expect(state.deliveries).toBe(`.1c4bf20${idDigest('whd_1')}${idDigest('whd_2')}.1c4bf21${idDigest('whd_3')}`);
 	});
 
 	test("a clock behind the record's newest minute files the id in that minute, where it is kept a little longer", () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_1'), t0 + 5 * MINUTE, TOLERANCE);
-		seenBefore([state], d('whd_2'), t0, TOLERANCE);
+		seenBefore(state, none, d('whd_1'), t0 + 5 * MINUTE, TOLERANCE);
+		seenBefore(state, none, d('whd_2'), t0, TOLERANCE);
 		expect(state.deliveries).toBe(written(['whd_1', s0 + 300], ['whd_2', s0 + 300]));
 	});
 
@@ -139,44 +148,50 @@ describe('seenBefore', () => {
 		[9, 'a whole minute and the first id of the next, whose header stays with the ids it keeps'],
 	])(`at most ${MAX_DELIVERY_IDS} ids are kept, the oldest go first: %i over the bound drop %s`, (over) => {
 		const state: IDataObject = {};
-		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) seenBefore([state], d(`whd_${i}`), t0 + i * 8_000, TOLERANCE);
+		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) seenBefore(state, none, d(`whd_${i}`), t0 + i * 8_000, TOLERANCE);
 		const kept = entriesIn(state.deliveries as string);
 		expect(kept).toHaveLength(MAX_DELIVERY_IDS);
 		expect(kept.slice(0, 16 - over)).toEqual(Array.from({ length: 16 - over }, (_, n) => n + over).map((i) => [idDigest(`whd_${i}`), s0 + (i < 15 ? 60 : 120)]));
 		expect(state.deliveries).toBe(logOf(kept));
-		expect(seenBefore([state], d(`whd_${over - 1}`), t0 + (MAX_DELIVERY_IDS + over) * 8_000, TOLERANCE)).toBe(false);
-		expect(seenBefore([state], d('whd_10'), t0 + (MAX_DELIVERY_IDS + over + 1) * 8_000, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d(`whd_${over - 1}`), t0 + (MAX_DELIVERY_IDS + over) * 8_000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_10'), t0 + (MAX_DELIVERY_IDS + over + 1) * 8_000, TOLERANCE)).toBe(true);
 		expect(entriesIn(state.deliveries as string)).toHaveLength(MAX_DELIVERY_IDS);
 	});
 
 	test('a repeat leaves the record untouched; something else stored there is replaced, not trusted', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_1'), t0, TOLERANCE);
+		seenBefore(state, none, d('whd_1'), t0, TOLERANCE);
 		const before = state.deliveries;
-		expect(seenBefore([state], d('whd_1'), t0 + 1000, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d('whd_1'), t0 + 1000, TOLERANCE)).toBe(true);
 		expect(state.deliveries).toBe(before);
 		const odd: IDataObject = { deliveries: 'not a record' };
-		expect(seenBefore([odd], d('whd_1'), t0, TOLERANCE)).toBe(false);
+		expect(seenBefore(odd, none, d('whd_1'), t0, TOLERANCE)).toBe(false);
 		expect(odd.deliveries).toBe(written(['whd_1', s0]));
 	});
 
-	test('a new id is written to every record with what each one knows; a repeat known to one changes none', () => {
+	test("a new id is written to the stored record with the process's memory; a repeat known to either changes nothing", () => {
 		const stored: IDataObject = { deliveries: written(['whd_b', s0 + 62]) }; // another process's save
-		const memory: IDataObject = { deliveries: written(['whd_a', s0 + 1]) }; // lost from the stored record
-		expect(seenBefore([stored, memory], d('whd_a'), t0 + 63_000, TOLERANCE)).toBe(true);
-		expect(seenBefore([stored, memory], d('whd_b'), t0 + 63_000, TOLERANCE)).toBe(true);
+		const memory = new ProcessRecord();
+		memory.remember(keysOf(d('whd_a')), t0 + 1000, TOLERANCE); // answered here, lost from the stored record
+		expect(seenBefore(stored, memory, d('whd_a'), t0 + 63_000, TOLERANCE)).toBe(true);
+		expect(seenBefore(stored, memory, d('whd_b'), t0 + 63_000, TOLERANCE)).toBe(true);
 		expect(stored.deliveries).toBe(written(['whd_b', s0 + 62]));
-		expect(memory.deliveries).toBe(written(['whd_a', s0 + 1]));
-		expect(seenBefore([stored, memory], d('whd_c'), t0 + 63_000, TOLERANCE)).toBe(false);
-		const all = written(['whd_a', s0 + 1], ['whd_b', s0 + 62], ['whd_c', s0 + 63]);
-		expect(stored.deliveries).toBe(all);
-		expect(memory.deliveries).toBe(all);
+		expect(seenBefore(stored, memory, d('whd_c'), t0 + 63_000, TOLERANCE)).toBe(false);
+		expect(stored.deliveries).toBe(written(['whd_a', s0 + 1], ['whd_b', s0 + 62], ['whd_c', s0 + 63]));
+		// The memory takes a delivery only when told it was answered.
+		expect(seenBefore({}, memory, d('whd_c'), t0 + 64_000, TOLERANCE)).toBe(false);
+		memory.remember(keysOf(d('whd_c')), t0 + 64_000, TOLERANCE);
+		expect(seenBefore({}, memory, d('whd_c'), t0 + 65_000, TOLERANCE)).toBe(true);
 	});
 
 	test("an id in both records is kept once, at the stored record's minute; expired ones in either are dropped", () => {
 		const stored: IDataObject = { deliveries: written(['whd_old', s0 - 25 * 3600], ['whd_x', s0 + 65]) };
-		const memory: IDataObject = { deliveries: written(['whd_x', s0 + 5], ['whd_y', s0 + 1]) };
-		expect(seenBefore([stored, memory], d('whd_z'), t0 + 200_000, TOLERANCE)).toBe(false);
+		const memory = new ProcessRecord();
+		// In the window when the next ones are remembered, out of it at the merge (its minute's last second 24 h and 81 s before).
+		memory.remember(keysOf(d('whd_memory_old')), t0 - 24 * HOUR + 100_000, TOLERANCE);
+		memory.remember(keysOf(d('whd_y')), t0 + 1000, TOLERANCE);
+		memory.remember(keysOf(d('whd_x')), t0 + 5000, TOLERANCE);
+		expect(seenBefore(stored, memory, d('whd_z'), t0 + 200_000, TOLERANCE)).toBe(false);
 		expect(stored.deliveries).toBe(written(['whd_y', s0 + 1], ['whd_x', s0 + 65], ['whd_z', s0 + 200]));
 	});
 
@@ -184,29 +199,28 @@ describe('seenBefore', () => {
 		const [m0, m1, m2, m3, m4] = ['.1c4bf1f', '.1c4bf20', '.1c4bf21', '.1c4bf22', '.1c4bf23'];
 		// The same minute and length with other keys (m1), a minute only one record has (m0, m2, m4), a minute alike (m3).
 		const stored: IDataObject = { deliveries: `${m1}AAAAAAAAkkkkkkk1${m3}kkkkkkk3` };
-		const memory: IDataObject = { deliveries: `${m0}kkkkkkk0${m1}AAAAAAAAkkkkkkk2${m2}kkkkkkk4${m3}kkkkkkk3${m4}kkkkkkk5` };
-		expect(seenBefore([stored, memory], d('whd_new'), t0 + 3 * MINUTE, TOLERANCE, [stored])).toBe(false);
+		const memory = remembered([-1, 'kkkkkkk0'], [0, 'AAAAAAAA'], [0, 'kkkkkkk2'], [1, 'kkkkkkk4'], [2, 'kkkkkkk3'], [3, 'kkkkkkk5']);
+		expect(seenBefore(stored, memory, d('whd_new'), t0 + 3 * MINUTE, TOLERANCE)).toBe(false);
 		expect(stored.deliveries).toBe(`${m0}kkkkkkk0${m1}AAAAAAAAkkkkkkk1kkkkkkk2${m2}kkkkkkk4${m3}kkkkkkk3${m4}kkkkkkk5${idDigest('whd_new')}`);
 	});
 
 	test('every key a big record holds is found, wherever it sits: the same keys filed a minute later are not added again', () => {
 		const ids = Array.from({ length: 300 }, (_, i) => `whd_${i}`);
 		const stored: IDataObject = {};
-		const memory: IDataObject = {};
-		ids.forEach((id, i) => seenBefore([stored], d(id), t0 + i * 1000, TOLERANCE));
-		ids.forEach((id, i) => seenBefore([memory], d(id), t0 + MINUTE + i * 1000, TOLERANCE)); // other minutes, other groups
-		seenBefore([memory], d('whd_lost'), t0 + 7 * MINUTE, TOLERANCE);
+		const memory = new ProcessRecord();
+		ids.forEach((id, i) => seenBefore(stored, none, d(id), t0 + i * 1000, TOLERANCE));
+		ids.forEach((id, i) => memory.remember(keysOf(d(id)), t0 + MINUTE + i * 1000, TOLERANCE)); // other minutes, other groups
+		memory.remember(keysOf(d('whd_lost')), t0 + 7 * MINUTE, TOLERANCE);
 		const before = stored.deliveries as string;
-		expect(seenBefore([stored, memory], d('whd_new'), t0 + 8 * MINUTE, TOLERANCE, [stored])).toBe(false);
+		expect(seenBefore(stored, memory, d('whd_new'), t0 + 8 * MINUTE, TOLERANCE)).toBe(false);
 		expect(stored.deliveries).toBe(`${before}.1c4bf27${idDigest('whd_lost')}.1c4bf28${idDigest('whd_new')}`);
 	});
 
-	test('with three records, a key two of them lack of the first is added once, and groups stay in minute order', () => {
-		const first: IDataObject = { deliveries: '.1c4bf22kkkkkkk2' };
-		const second: IDataObject = { deliveries: '.1c4bf23kkkkkkk3.1c4bf24kkkkkkk4' };
-		const third: IDataObject = { deliveries: '.1c4bf21kkkkkkk1.1c4bf24kkkkkkk4' };
-		seenBefore([first, second, third], d('whd_new'), t0 + 5 * MINUTE, TOLERANCE, [first]);
-		expect(first.deliveries).toBe(`.1c4bf21kkkkkkk1.1c4bf22kkkkkkk2.1c4bf23kkkkkkk3.1c4bf24kkkkkkk4.1c4bf25${idDigest('whd_new')}`);
+	test("minutes only the memory has become groups of their own, before, between and after the stored record's", () => {
+		const stored: IDataObject = { deliveries: '.1c4bf22kkkkkkk2.1c4bf24kkkkkkk4' };
+		const memory = remembered([1, 'kkkkkkk1'], [3, 'kkkkkkk3'], [4, 'kkkkkkk4'], [5, 'kkkkkkk5']);
+		seenBefore(stored, memory, d('whd_new'), t0 + 5 * MINUTE, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf21kkkkkkk1.1c4bf22kkkkkkk2.1c4bf23kkkkkkk3.1c4bf24kkkkkkk4.1c4bf25kkkkkkk5${idDigest('whd_new')}`);
 	});
 
 	test('keys that differ in one character, at any place and of any of the 64, are different keys', () => {
@@ -214,78 +228,106 @@ describe('seenBefore', () => {
 		const keys = [...alphabet].flatMap((c) => [0, 3, 7].map((place) => 'AAAAAAAA'.slice(0, place) + c + 'AAAAAAAA'.slice(place + 1)));
 		const unique = [...new Set(keys)];
 		const stored: IDataObject = { deliveries: '.1c4bf20AAAAAAAA' };
-		const memory: IDataObject = { deliveries: `.1c4bf20${unique.join('')}` };
-		seenBefore([stored, memory], d('whd_new'), t0, TOLERANCE, [stored]);
+		const memory = remembered(...unique.map((key): [number, string] => [0, key]));
+		seenBefore(stored, memory, d('whd_new'), t0, TOLERANCE);
 		expect(stored.deliveries).toBe(`.1c4bf20${unique.join('')}${idDigest('whd_new')}`);
 		expect(unique).toHaveLength(3 * 63 + 1);
 	});
 
 	test('a record in an earlier format keeps its ids: they are repeats, and written back in this one', () => {
 		const stored: IDataObject = { deliveries: [['whd_a', s0 - 3600]] };
-		expect(seenBefore([stored], d('whd_a'), t0, TOLERANCE)).toBe(true);
-		expect(seenBefore([stored], d('whd_b'), t0, TOLERANCE)).toBe(false);
+		expect(seenBefore(stored, none, d('whd_a'), t0, TOLERANCE)).toBe(true);
+		expect(seenBefore(stored, none, d('whd_b'), t0, TOLERANCE)).toBe(false);
 		expect(stored.deliveries).toBe(written(['whd_a', s0 - 3600], ['whd_b', s0]));
 		const seconds: IDataObject = { deliveries: 'pMs_xWg9ozAR6a1ccb80' }; // whd_1 at s0, as stored until 2026-11-26
-		expect(seenBefore([seconds], d('whd_1'), t0 + HOUR, TOLERANCE)).toBe(true);
-		expect(seenBefore([seconds], d('whd_2'), t0 + HOUR, TOLERANCE)).toBe(false);
+		expect(seenBefore(seconds, none, d('whd_1'), t0 + HOUR, TOLERANCE)).toBe(true);
+		expect(seenBefore(seconds, none, d('whd_2'), t0 + HOUR, TOLERANCE)).toBe(false);
 		expect(seconds.deliveries).toBe(written(['whd_1', s0], ['whd_2', s0 + 3600]));
 	});
 
-	test('the record is one string whatever the window holds: nothing of n8n\'s loaded static data is kept in memory', () => {
+	test("the process's memory files a key as the stored record does: by the minute it was answered, once", () => {
+		const memory = new ProcessRecord();
+		for (let i = 0; i < 3; i++) memory.remember(keysOf(d(`whd_${i}`)), t0 + i * MINUTE, TOLERANCE);
+		memory.remember(keysOf(d('whd_1')), t0 + 3 * MINUTE, TOLERANCE); // known: not filed again
+		memory.remember(keysOf(d('whd_late')), t0 + MINUTE, TOLERANCE); // a clock behind the newest group's
 		const stored: IDataObject = {};
-		const memory: IDataObject = {};
-		for (let i = 0; i < 3; i++) seenBefore([stored, memory], d(`whd_${i}`), t0 + i * MINUTE, TOLERANCE);
-		expect(typeof stored.deliveries).toBe('string');
-		expect(typeof memory.deliveries).toBe('string');
-		expect(memory.deliveries).toBe(written(['whd_0', s0], ['whd_1', s0 + 60], ['whd_2', s0 + 120]));
+		seenBefore(stored, memory, d('whd_new'), t0 + 3 * MINUTE, TOLERANCE);
+		expect(stored.deliveries).toBe(written(['whd_0', s0], ['whd_1', s0 + 60], ['whd_2', s0 + 120], ['whd_late', s0 + 120], ['whd_new', s0 + 180]));
+		expect(typeof stored.signed).toBe('string');
+	});
+
+	test.each([
+		['id', TOLERANCE, 24 * HOUR],
+		['signed bytes', 10, 20_000],
+	])("the process's memory keeps a delivery's %s as long as the stored record does", (_, tolerance, window) => {
+		const memory = new ProcessRecord();
+		memory.remember(keysOf(d('whd_1')), t0, tolerance);
+		// The signed bytes under another id; the id with other signed bytes.
+		const repeat = window > HOUR ? d('whd_1', '{"other":1}') : d('whd_copy', '{"id":"whd_1"}');
+		expect(seenBefore({}, memory, repeat, t0 + window + 58_999, tolerance)).toBe(true);
+		expect(seenBefore({}, memory, repeat, t0 + window + 59_000, tolerance)).toBe(false);
+	});
+
+	test.each([1, 2])("the process's memory keeps no more keys than the bound, the oldest go first (%i over)", (over) => {
+		const memory = new ProcessRecord();
+		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) memory.remember(keysOf(d(`whd_${i}`)), t0 + i * 1000, TOLERANCE);
+		const now = t0 + (MAX_DELIVERY_IDS + over) * 1000;
+		expect(seenBefore({}, memory, d(`whd_${over - 1}`), now, TOLERANCE)).toBe(false);
+		expect(seenBefore({}, memory, d(`whd_${over}`), now, TOLERANCE)).toBe(true);
+		const stored: IDataObject = {};
+		seenBefore(stored, memory, d('whd_new'), now, TOLERANCE);
+		const kept = entriesIn(stored.deliveries as string).map(([key]) => key);
+		expect(kept).toHaveLength(MAX_DELIVERY_IDS);
+		expect(kept.slice(0, 2)).toEqual([idDigest(`whd_${over + 1}`), idDigest(`whd_${over + 2}`)]);
+		expect(kept[MAX_DELIVERY_IDS - 1]).toBe(idDigest('whd_new'));
 	});
 
 	test('a copy of accepted signed bytes under another id is a repeat and changes nothing, for twice the tolerance', () => {
 		const state: IDataObject = {};
-		expect(seenBefore([state], d('whd_genuine', '{"n":1}'), t0 + 59_000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_genuine', '{"n":1}'), t0 + 59_000, TOLERANCE)).toBe(false);
 		const before = { ...state };
-		expect(seenBefore([state], d('whd_replay_1', '{"n":1}'), t0 + 60_000, TOLERANCE)).toBe(true);
-		expect(seenBefore([state], d('whd_replay_2', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000 - 1000, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d('whd_replay_1', '{"n":1}'), t0 + 60_000, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d('whd_replay_2', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000 - 1000, TOLERANCE)).toBe(true);
 		expect(state).toEqual(before);
 		// The same body signed at another timestamp is other signed bytes: the marketplace's re-signed retry.
-		expect(seenBefore([state], d('whd_other', '{"n":1}', '1780272001'), t0 + 61_000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_other', '{"n":1}', '1780272001'), t0 + 61_000, TOLERANCE)).toBe(false);
 		// Past twice the tolerance the copy's timestamp cannot pass the check any more: the bytes are forgotten.
-		expect(seenBefore([state], d('whd_replay_3', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_replay_3', '{"n":1}'), t0 + 59_000 + 2 * TOLERANCE * 1000, TOLERANCE)).toBe(false);
 	});
 
 	test('the signed log keeps its minutes for twice the tolerance only; the id log for a day', () => {
 		const state: IDataObject = {};
-		seenBefore([state], d('whd_1'), t0, 10);
-		seenBefore([state], d('whd_2'), t0 + MINUTE, 10);
-		seenBefore([state], d('whd_3'), t0 + MINUTE + 59_000 + 20_000, 10);
+		seenBefore(state, none, d('whd_1'), t0, 10);
+		seenBefore(state, none, d('whd_2'), t0 + MINUTE, 10);
+		seenBefore(state, none, d('whd_3'), t0 + MINUTE + 59_000 + 20_000, 10);
 		expect(state.signed).toBe(logOf([[signedDigest('1780272000', d('whd_3').rawBody), s0 + 139]]));
 		expect(state.deliveries).toBe(written(['whd_1', s0], ['whd_2', s0 + 60], ['whd_3', s0 + 139]));
-		seenBefore([state], d('whd_4'), t0 + 2 * MINUTE + 59_000 + 19_999, 10);
+		seenBefore(state, none, d('whd_4'), t0 + 2 * MINUTE + 59_000 + 19_999, 10);
 		expect(entriesIn(state.signed as string).map(([key]) => key)).toEqual([signedDigest('1780272000', d('whd_3').rawBody), signedDigest('1780272000', d('whd_4').rawBody)]);
 	});
 
 	test('a flood of replays under fresh ids records nothing: genuine ids stay known, the record keeps its size', () => {
 		const state: IDataObject = {};
-		for (let i = 0; i < 50; i++) seenBefore([state], d(`whd_genuine_${i}`), t0 + i, TOLERANCE);
-		seenBefore([state], d('whd_captured', '{"captured":true}'), t0 + 100, TOLERANCE);
+		for (let i = 0; i < 50; i++) seenBefore(state, none, d(`whd_genuine_${i}`), t0 + i, TOLERANCE);
+		seenBefore(state, none, d('whd_captured', '{"captured":true}'), t0 + 100, TOLERANCE);
 		const before = { ...state };
 		for (let i = 0; i <= MAX_DELIVERY_IDS; i++) {
-			expect(seenBefore([state], d(`whd_forged_${i}`, '{"captured":true}'), t0 + 200, TOLERANCE)).toBe(true);
+			expect(seenBefore(state, none, d(`whd_forged_${i}`, '{"captured":true}'), t0 + 200, TOLERANCE)).toBe(true);
 		}
 		expect(state).toEqual(before);
 		expect(entriesIn(state.deliveries as string)).toHaveLength(51);
-		for (let i = 0; i < 50; i++) expect(seenBefore([state], d(`whd_genuine_${i}`, `{"retry":${i}}`, '1780272009'), t0 + 300, TOLERANCE)).toBe(true);
+		for (let i = 0; i < 50; i++) expect(seenBefore(state, none, d(`whd_genuine_${i}`, `{"retry":${i}}`, '1780272009'), t0 + 300, TOLERANCE)).toBe(true);
 	});
 
-	test('signed bytes known to either record are a repeat; a new delivery writes both logs to both records', () => {
+	test("signed bytes known to either record are a repeat; a new delivery writes both logs with the memory's keys", () => {
 		const stored: IDataObject = {};
-		const memory: IDataObject = {};
-		seenBefore([memory], d('whd_a', '{"a":1}'), t0, TOLERANCE); // saved by this process, lost from the stored record
-		expect(seenBefore([stored, memory], d('whd_a_copy', '{"a":1}'), t0 + 1000, TOLERANCE)).toBe(true);
+		const memory = new ProcessRecord();
+		memory.remember(keysOf(d('whd_a', '{"a":1}')), t0, TOLERANCE); // answered by this process, lost from the stored record
+		expect(seenBefore(stored, memory, d('whd_a_copy', '{"a":1}'), t0 + 1000, TOLERANCE)).toBe(true);
 		expect(stored).toEqual({});
-		expect(seenBefore([stored, memory], d('whd_b', '{"b":1}'), t0 + 2000, TOLERANCE)).toBe(false);
-		expect(stored).toEqual(memory);
-		expect(entriesIn(stored.signed as string)).toHaveLength(2);
+		expect(seenBefore(stored, memory, d('whd_b', '{"b":1}'), t0 + 2000, TOLERANCE)).toBe(false);
+		expect(entriesIn(stored.signed as string).map(([key]) => key)).toEqual([signedDigest('1780272000', Buffer.from('{"a":1}')), signedDigest('1780272000', Buffer.from('{"b":1}'))]);
+		expect(stored.deliveries).toBe(written(['whd_a', s0], ['whd_b', s0 + 2]));
 	});
 
 	test('a key found across two entries or in a header is no match; the same key where an entry starts is', () => {
@@ -293,9 +335,9 @@ describe('seenBefore', () => {
 		const straddling = `.1c4bf20A${key}${'B'.repeat(7)}`;
 		expect(straddling.indexOf(key)).toBe(9);
 		const state: IDataObject = { deliveries: straddling };
-		expect(seenBefore([state], d('whd_straddle', '{"first":1}'), t0, TOLERANCE)).toBe(false);
+		expect(seenBefore(state, none, d('whd_straddle', '{"first":1}'), t0, TOLERANCE)).toBe(false);
 		expect(state.deliveries).toBe(straddling + key);
-		expect(seenBefore([state], d('whd_straddle', '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
+		expect(seenBefore(state, none, d('whd_straddle', '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
 	});
 });
 

@@ -43,26 +43,25 @@ export const idDigest = (deliveryId: string): string => digestOf([deliveryId]);
 export const signedDigest = (timestamp: string, rawBody: Buffer): string => digestOf([`${timestamp}.`, rawBody]);
 
 const headerOf = (minute: number) => `.${minute.toString(16).padStart(7, '0')}`;
-const minuteAt = (record: string, at: number) => parseInt(record.slice(at + 1, at + ENTRY_CHARS), 16);
-/** Where the group after the one starting at `at` starts. */
+/** The minute of the group whose header is at `at` (read without a string: every request reads every header). */
+function minuteAt(record: string, at: number): number {
+	let minute = 0;
+	for (let i = at + 1; i < at + ENTRY_CHARS; i++) minute = minute * 16 + HEX.indexOf(record[i]);
+	return minute;
+}
+const HEX = '0123456789abcdef';
+/** Where the group after the one starting at `at` starts. A record is walked group by group, allocating nothing. */
 function nextGroup(record: string, at: number): number {
 	const next = record.indexOf('.', at + ENTRY_CHARS);
 	return next < 0 ? record.length : next;
 }
 
-/** The groups of a record, oldest first: each one's minute, and where its keys start and where it ends. */
-function* groupsIn(record: string): Generator<[minute: number, keysStart: number, end: number]> {
-	for (let at = 0, end = 0; at < record.length; at = end) {
-		end = nextGroup(record, at);
-		yield [minuteAt(record, at), at + ENTRY_CHARS, end];
-	}
-}
-
 /** The keys of a record with the Unix second their group starts at, oldest first. */
 export function entriesIn(record: string): Array<[string, number]> {
 	const entries: Array<[string, number]> = [];
-	for (const [minute, keysStart, end] of groupsIn(record)) {
-		for (let e = keysStart; e < end; e += ENTRY_CHARS) entries.push([record.slice(e, e + ENTRY_CHARS), minute * 60]);
+	for (let at = 0, end = 0; at < record.length; at = end) {
+		end = nextGroup(record, at);
+		for (let e = at + ENTRY_CHARS; e < end; e += ENTRY_CHARS) entries.push([record.slice(e, e + ENTRY_CHARS), minuteAt(record, at) * 60]);
 	}
 	return entries;
 }
@@ -102,13 +101,13 @@ export function recordOf(stored: unknown): string {
 	);
 }
 
-/**
- * The groups still inside the window at `now`: groups are oldest first, so the expired ones lead.
- * A group's keys were first seen up to 59 s after its minute began: it leaves once its last second has.
- */
+/** Whether a group of `minute` has left a window of `windowSeconds` at `now`: its keys were first seen up to 59 s after the minute began, it leaves once its last second has. */
+const expired = (minute: number, now: number, windowSeconds: number) => now - (minute * 60 + 59) >= windowSeconds;
+
+/** The groups still inside the window at `now`: groups are oldest first, so the expired ones lead. */
 function unexpired(record: string, now: number, windowSeconds: number): string {
 	let at = 0;
-	while (at < record.length && now - (minuteAt(record, at) * 60 + 59) >= windowSeconds) at = nextGroup(record, at);
+	while (at < record.length && expired(minuteAt(record, at), now, windowSeconds)) at = nextGroup(record, at);
 	return record.slice(at);
 }
 
@@ -118,24 +117,6 @@ function holds(record: string, key: string): boolean {
 	return false;
 }
 
-/** `record` with `key` first seen at Unix second `now`, and no more than MAX_DELIVERY_IDS keys: the oldest go first. */
-function appended(record: string, key: string, now: number): string {
-	const last = record.lastIndexOf('.');
-	const minute = Math.floor(now / 60);
-	// A clock behind the newest group's (another process's) files the key in that group: kept a little longer.
-	let result = last >= 0 && minuteAt(record, last) >= minute ? record + key : record + headerOf(minute) + key;
-	let groups = 0;
-	for (let at = 0; at < result.length; at = nextGroup(result, at)) groups++;
-	let excess = result.length / ENTRY_CHARS - groups - MAX_DELIVERY_IDS;
-	while (excess > 0) {
-		const end = nextGroup(result, 0);
-		const keys = end / ENTRY_CHARS - 1;
-		result = keys > excess ? result.slice(0, ENTRY_CHARS) + result.slice(ENTRY_CHARS * (1 + excess)) : result.slice(end);
-		excess -= keys;
-	}
-	return result;
-}
-
 /** What a verified delivery is known by: its id header, and the signed bytes. */
 export interface Delivery {
 	id: string;
@@ -143,128 +124,245 @@ export interface Delivery {
 	rawBody: Buffer;
 }
 
-/** The record of one log as each record holds it, without expired groups. */
-function known(records: IDataObject[], log: 'deliveries' | 'signed', now: number, windowSeconds: number): string[] {
-	return records.map((state) => unexpired(recordOf(state[log]), now, windowSeconds));
-}
-
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const DIGIT: number[] = [];
 for (let i = 0; i < BASE64URL.length; i++) DIGIT[BASE64URL.charCodeAt(i)] = i;
 
-/** The 48 bits of the key at `at` as a number: keys compared without a string each. */
-function keyValueAt(record: string, at: number): number {
+const HALF_CHARS = ENTRY_CHARS / 2;
+
+/**
+ * The 24 bits of the half key (4 characters) at `at`; NaN where no key starts (a period, the end).
+ * Keys are compared and held as two such halves: a small integer is never a number object on V8's
+ * heap, where a 48-bit one is whenever the code is not optimised, one allocation per key compared.
+ */
+function halfAt(record: string, at: number): number {
 	let value = 0;
-	for (let i = at; i < at + ENTRY_CHARS; i++) value = value * 64 + DIGIT[record.charCodeAt(i)];
+	for (let i = at; i < at + HALF_CHARS; i++) value = value * 64 + DIGIT[record.charCodeAt(i)];
 	return value;
 }
 
-/** The keys of a record as numbers, in order: looked up by bisection. */
-function sortedKeys(record: string): Float64Array {
-	const values = new Float64Array(record.length / ENTRY_CHARS);
-	let count = 0;
-	for (const [, keysStart, end] of groupsIn(record)) for (let e = keysStart; e < end; e += ENTRY_CHARS) values[count++] = keyValueAt(record, e);
-	return values.subarray(0, count).sort();
+/** The key of these two halves as its 8 characters. */
+function keyOf(high: number, low: number): string {
+	let key = '';
+	for (let i = 0, value = high * 2 ** 24 + low; i < ENTRY_CHARS; i++, value = Math.floor(value / 64)) key = BASE64URL[value % 64] + key;
+	return key;
 }
 
-/** Whether `sorted` holds `value`. */
-function includes(sorted: Float64Array, value: number): boolean {
-	let low = 0;
-	let high = sorted.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (sorted[middle] < value) low = middle + 1;
-		else high = middle;
+// The keys of a stored record in a hash table (open addressing, each slot a key's two halves, -1 an
+// empty slot), one table reused by every request and grown when a record needs it: looking a
+// record's keys up allocates nothing. (A sorted Float64Array cost 560 KB a request with a full
+// record: V8's TypedArray sort copies the values into arrays of number objects.) Filled and read
+// synchronously, so requests never share it.
+let table = new Int32Array(2 << 15);
+
+/** The table filled with the keys of `record`, at most half full. A key's low half is hash bits already. */
+function keySet(record: string): Int32Array {
+	let slots = table.length / 2;
+	while (slots < (2 * record.length) / ENTRY_CHARS) slots *= 2;
+	if (2 * slots > table.length) table = new Int32Array(2 * slots);
+	table.fill(-1);
+	const mask = slots - 1;
+	for (let at = 0, end = 0; at < record.length; at = end) {
+		end = nextGroup(record, at);
+		for (let e = at + ENTRY_CHARS; e < end; e += ENTRY_CHARS) {
+			const low = halfAt(record, e + HALF_CHARS);
+			let slot = low & mask;
+			while (table[2 * slot] >= 0) slot = (slot + 1) & mask;
+			table[2 * slot] = halfAt(record, e);
+			table[2 * slot + 1] = low;
+		}
 	}
-	return sorted[low] === value;
+	return table;
+}
+
+/** Whether the table `keySet` filled holds the key of these halves. */
+function includes(set: Int32Array, high: number, low: number): boolean {
+	const mask = set.length / 2 - 1;
+	for (let slot = low & mask; set[2 * slot] >= 0; slot = (slot + 1) & mask) if (set[2 * slot] === high && set[2 * slot + 1] === low) return true;
+	return false;
+}
+
+/** The keys first seen in one minute, key `i` at `halves[2 * i]` and `halves[2 * i + 1]`. */
+interface Group {
+	minute: number;
+	halves: number[];
+}
+type Log = 'deliveries' | 'signed';
+
+/**
+ * The deliveries this process has answered, per trigger: it catches a repeat that reaches this
+ * process when the stored record lost the id to another process's save of the whole column, and
+ * puts such keys back into the stored record with the next new delivery. Never saved, so kept as
+ * numbers in groups by minute, not as a record's string: remembering a delivery copies nothing.
+ * (As a string it was rebuilt at every answered delivery, two 80 KB copies per log when full, which
+ * n8n's webhook process carried until its next full collection.)
+ */
+export class ProcessRecord {
+	private readonly logs: Record<Log, Group[]> = { deliveries: [], signed: [] };
+	private readonly counts: Record<Log, number> = { deliveries: 0, signed: 0 };
+
+	/** The groups of `log` still inside the window at `now`, oldest first (so the expired ones lead). */
+	groups(log: Log, now: number, windowSeconds: number): Group[] {
+		const groups = this.logs[log];
+		let first = 0;
+		while (first < groups.length && expired(groups[first].minute, now, windowSeconds)) first++;
+		return groups.slice(first);
+	}
+
+	/** Whether `log` holds `key` within the window at `now`. */
+	holds(log: Log, key: string, now: number, windowSeconds: number): boolean {
+		const high = halfAt(key, 0);
+		const low = halfAt(key, HALF_CHARS);
+		for (const { halves } of this.groups(log, now, windowSeconds)) {
+			for (let i = 0; i < halves.length; i += 2) if (halves[i] === high && halves[i + 1] === low) return true;
+		}
+		return false;
+	}
+
+	/** Records an answered delivery by its keys (`keysOf`), first seen at `nowMs`, unless this process knew it already. */
+	remember([byId, bySigned]: string[], nowMs: number, toleranceSeconds: number): void {
+		const now = Math.floor(nowMs / 1000);
+		if (this.holds('deliveries', byId, now, WINDOW_SECONDS) || this.holds('signed', bySigned, now, 2 * toleranceSeconds)) return;
+		this.add('deliveries', byId, now, WINDOW_SECONDS);
+		this.add('signed', bySigned, now, 2 * toleranceSeconds);
+	}
+
+	/** `key` into `log` at Unix second `now`, as the stored record files it: expired groups and the oldest keys beyond MAX_DELIVERY_IDS go. */
+	private add(log: Log, key: string, now: number, windowSeconds: number): void {
+		const groups = this.logs[log];
+		while (groups.length && expired(groups[0].minute, now, windowSeconds)) this.counts[log] -= groups.shift()!.halves.length / 2;
+		const minute = Math.floor(now / 60);
+		const last = groups[groups.length - 1];
+		const halves = [halfAt(key, 0), halfAt(key, HALF_CHARS)];
+		// A clock behind the newest group's files the key in that group, as in the stored record.
+		if (last && last.minute >= minute) last.halves.push(...halves);
+		else groups.push({ minute, halves });
+		for (this.counts[log]++; this.counts[log] > MAX_DELIVERY_IDS; this.counts[log]--) {
+			groups[0].halves.splice(0, 2);
+			if (!groups[0].halves.length) groups.shift();
+		}
+	}
+}
+
+/** Whether the keys of these halves start `record`'s group at `at` (past its keys a period or the end is no key). */
+function startsGroup(record: string, at: number, halves: number[]): boolean {
+	for (let i = 0; i < halves.length; i += 2) {
+		const e = at + ENTRY_CHARS + i * HALF_CHARS;
+		if (halfAt(record, e) !== halves[i] || halfAt(record, e + HALF_CHARS) !== halves[i + 1]) return false;
+	}
+	return true;
 }
 
 /**
- * `first` with each key of `others` that it lacks, in the group of that key's minute there (groups
- * stay oldest first; within a group, `first`'s keys come first). Two records of one process differ
- * on almost every request under load (the stored one was loaded before concurrent saves, this
- * process's memory hears of a delivery only once it is answered), so the merge allocates no string
- * or list per key: groups that `first` holds alike are skipped, the others' keys are looked up as
- * numbers, and the result is `first`'s groups and the keys it lacks joined once. (Building every
- * entry as a list cost 11 MB of garbage a request with a full record, which n8n's webhook process
- * carried until its next full collection.)
+ * The stored record `first` (expired groups dropped) with each key of this process's `memory` it
+ * lacks, in the group of that key's minute there (groups stay oldest first; within a group,
+ * `first`'s keys come first), then `key` first seen at Unix second `now`, and no more than
+ * MAX_DELIVERY_IDS keys: the oldest go first. The two differ on almost every request under load
+ * (the stored one was loaded before concurrent saves, the memory hears of a delivery only once it
+ * is answered), so this allocates no string per key it keeps: groups that `first` holds alike are
+ * skipped, the others' keys are looked up as numbers, and the result is joined once, the one new
+ * string n8n saves. (A list entry per recorded key cost 11 MB of garbage a request with a full
+ * record, a cons string appended and then cut two more copies of it.)
  */
-function merged(first: string, others: string[]): string {
-	const groupAt = new Map<number, number>(); // minute -> where that group of `first` starts
-	for (const [minute, keysStart] of groupsIn(first)) if (!groupAt.has(minute)) groupAt.set(minute, keysStart - ENTRY_CHARS);
-	let firstKeys: Float64Array | undefined;
-	const lacking: Array<[minute: number, key: string]> = [];
-	const taken = new Set<string>();
-	for (const other of others) {
-		for (const [minute, keysStart, end] of groupsIn(other)) {
-			// The group as it starts `first`'s group of that minute (a key holds no period): its keys
-			// are there, no look-up needed. Older minutes are alike in both records; this saves most.
-			const at = groupAt.get(minute);
-			if (at !== undefined && first.startsWith(other.slice(keysStart - ENTRY_CHARS, end), at)) continue;
-			firstKeys ??= sortedKeys(first);
-			for (let e = keysStart; e < end; e += ENTRY_CHARS) {
-				if (includes(firstKeys, keyValueAt(other, e))) continue;
-				const key = other.slice(e, e + ENTRY_CHARS); // a string only for a key `first` lacks
-				if (taken.has(key)) continue;
-				taken.add(key);
-				lacking.push([minute, key]);
-			}
-		}
+function recorded(first: string, memory: Group[], key: string, now: number): string {
+	let keys = 1 + first.length / ENTRY_CHARS; // of the result before the oldest leave: `key`, `first`'s, the lacking ones
+	for (let at = 0; at < first.length; at = nextGroup(first, at)) keys--; // a header is no key
+	let firstKeys: Int32Array | undefined;
+	const lacking: Array<[minute: number, key: string]> = []; // in minute order, as the memory's groups are
+	let at = 0; // `first`'s first group of the memory group's minute or later (both are oldest first)
+	for (const { minute, halves } of memory) {
+		while (at < first.length && minuteAt(first, at) < minute) at = nextGroup(first, at);
+		// A group that starts `first`'s group of its minute has its keys there: no look-up needed.
+		// Older minutes are alike in both records; this saves most.
+		if (at < first.length && minuteAt(first, at) === minute && startsGroup(first, at, halves)) continue;
+		firstKeys ??= keySet(first);
+		for (let i = 0; i < halves.length; i += 2) if (!includes(firstKeys, halves[i], halves[i + 1])) lacking.push([minute, keyOf(halves[i], halves[i + 1])]);
 	}
-	if (!lacking.length) return first;
-	lacking.sort((a, b) => a[0] - b[0]);
+	keys += lacking.length;
+
+	// The result in few pieces: `first` is copied in runs, cut only where a key goes in.
 	const pieces: string[] = [];
+	let skip = Math.max(0, keys - MAX_DELIVERY_IDS); // the oldest keys, left out
+	let header = ''; // the open group's header when none of its keys is written yet
+	let openMinute = -Infinity;
+	let copied = 0; // `first` before this is in `pieces` or left out
+	let walked = 0; // `first` before this is walked
+	/** A key into the open group, unless left out. */
+	const write = (text: string) => {
+		if (skip > 0) {
+			skip--;
+			return;
+		}
+		pieces.push(first.slice(copied, walked), header, text);
+		copied = walked;
+		header = '';
+	};
+	const open = (minute: number) => {
+		header = headerOf((openMinute = minute));
+	};
 	let next = 0;
-	/** The lacking keys of `minute`, after the pieces so far. */
+	/** The lacking keys of `minute`, into the open group. */
 	const lackingOf = (minute: number) => {
-		while (next < lacking.length && lacking[next][0] === minute) pieces.push(lacking[next++][1]);
+		for (; next < lacking.length && lacking[next][0] === minute; next++) write(lacking[next][1]);
 	};
 	/** The lacking keys of minutes before `minute`, in groups of their own. */
 	const groupsBefore = (minute: number) => {
 		while (next < lacking.length && lacking[next][0] < minute) {
-			const own = lacking[next][0];
-			pieces.push(headerOf(own));
-			lackingOf(own);
+			open(lacking[next][0]);
+			lackingOf(openMinute);
 		}
 	};
-	for (const [minute, keysStart, end] of groupsIn(first)) {
-		groupsBefore(minute);
-		pieces.push(first.slice(keysStart - ENTRY_CHARS, end));
-		lackingOf(minute);
+	for (let at = 0; at < first.length; at = walked) {
+		const end = nextGroup(first, at);
+		groupsBefore(minuteAt(first, at));
+		openMinute = minuteAt(first, at);
+		const count = (end - at) / ENTRY_CHARS - 1;
+		if (skip >= count) {
+			// The whole group leaves; its header stays open for keys of its minute that are kept.
+			skip -= count;
+			header = first.slice(at, at + ENTRY_CHARS);
+			copied = end;
+		} else {
+			header = '';
+			if (skip > 0) {
+				// Its oldest keys leave: its header, then its other keys with the run.
+				pieces.push(first.slice(at, at + ENTRY_CHARS));
+				copied = at + ENTRY_CHARS * (1 + skip);
+				skip = 0;
+			}
+		}
+		walked = end;
+		lackingOf(openMinute);
 	}
 	groupsBefore(Infinity);
+	// A clock behind the newest group's (another process's) files the key in that group: kept a little longer.
+	if (openMinute < Math.floor(now / 60)) open(Math.floor(now / 60));
+	write(key);
 	return pieces.join('');
 }
 
 /**
- * `key` added to one log of every record, with everything each record knows: a process whose
- * save of the stored record was overwritten by another process's (n8n writes the whole column,
- * last writer wins) puts the lost keys back with its next one.
+ * Whether the stored record (the node's static data) or this process's memory saw the delivery's
+ * id within a day or its signed bytes within twice the timestamp tolerance; if neither did, it is
+ * written to the stored record with every key of the memory that record lacks (a process whose
+ * save was overwritten by another process's, n8n writing the whole column and the last writer
+ * winning, puts the lost keys back with its next one). The memory takes it once it is answered
+ * (`ProcessRecord.remember`). A repeat changes nothing: a flood of replays neither runs nor pushes
+ * genuine ids out of the record, and n8n has nothing to save.
  */
-function add(writeTo: IDataObject[], log: 'deliveries' | 'signed', [first, ...others]: string[], key: string, now: number): void {
-	// Records that agree (deliveries one at a time) need no merge.
-	const differing = others.filter((record) => record !== first);
-	// One new string, assigned: n8n notices a change of a top-level key of the node's static data.
-	const record = appended(differing.length ? merged(first, differing) : first, key, now);
-	for (const state of writeTo) state[log] = record;
-}
-
-/**
- * Whether any record (the node's static data, this process's memory) saw the delivery's id within
- * a day or its signed bytes within twice the timestamp tolerance; if none did, it is written to
- * `writeTo` (by default every record) with what each record knows. A repeat changes nothing: a
- * flood of replays neither runs nor pushes genuine ids out of the record, and n8n has nothing to save.
- */
-export function seenBefore(records: IDataObject[], delivery: Delivery, nowMs: number, toleranceSeconds: number, writeTo = records): boolean {
+export function seenBefore(stored: IDataObject, memory: ProcessRecord, delivery: Delivery, nowMs: number, toleranceSeconds: number): boolean {
 	const now = Math.floor(nowMs / 1000);
 	const [byId, bySigned] = keysOf(delivery);
-	const ids = known(records, 'deliveries', now, WINDOW_SECONDS);
+	const ids = unexpired(recordOf(stored.deliveries), now, WINDOW_SECONDS);
 	// A copy accepted at `t` was signed within the tolerance of `t`, and passes the check only while
 	// its timestamp is within the tolerance of now: up to twice the tolerance after `t`.
-	const signed = known(records, 'signed', now, 2 * toleranceSeconds);
-	if (ids.some((record) => holds(record, byId)) || signed.some((record) => holds(record, bySigned))) return true;
-	add(writeTo, 'deliveries', ids, byId, now);
-	add(writeTo, 'signed', signed, bySigned, now);
+	const signedWindow = 2 * toleranceSeconds;
+	const signed = unexpired(recordOf(stored.signed), now, signedWindow);
+	if (holds(ids, byId) || memory.holds('deliveries', byId, now, WINDOW_SECONDS)) return true;
+	if (holds(signed, bySigned) || memory.holds('signed', bySigned, now, signedWindow)) return true;
+	// One new string each, assigned: n8n notices a change of a top-level key of the node's static data.
+	stored.deliveries = recorded(ids, memory.groups('deliveries', now, WINDOW_SECONDS), byId, now);
+	stored.signed = recorded(signed, memory.groups('signed', now, signedWindow), bySigned, now);
 	return false;
 }
 
