@@ -12,6 +12,7 @@
 // met/missed; writes bench/results/webhooks.json (or --results). n8n runs on its defaults; each --env is one more
 // run with those settings (`defaults`: none).
 // A scenario stops early when one n8n process passes RSS_LIMIT_MIB: this machine is shared.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -41,7 +42,7 @@ const RSS_LIMIT_MIB = Number(option('rss-limit-mib') ?? 4096);
 /** Memory is sampled after every fifth of the deliveries, to show how it moves over the run. */
 const MEMORY_POINTS = 5;
 
-type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull' | 'triggerNoRecord';
+type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull' | 'triggerNoRecord' | 'floor';
 const SCENARIOS: Record<Scenario, { label: string; workflowId: string; path: string }> = {
 	webhook: { label: "n8n's Webhook node, Header Auth", workflowId: 'benchWebhookNode01', path: 'webhook/bench-webhook-node' },
 	form: { label: "n8n's Form Trigger", workflowId: 'benchFormTrigger01', path: 'form/b0000000-0000-4000-8000-00000000d001' },
@@ -50,7 +51,13 @@ const SCENARIOS: Record<Scenario, { label: string; workflowId: string; path: str
 	// Allow Duplicate Deliveries on: no record, so n8n saves no static data per delivery. Not a
 	// target: beside the record-empty row it shows what the record's save costs in n8n.
 	triggerNoRecord: { label: 'our trigger, no record (Allow Duplicates)', workflowId: 'benchTriggerNoRec1', path: 'webhook/b0000000-0000-4000-8000-00000000a001/webhook' },
+	// A bench-only trigger (bench/static-data-floor/) that saves, per delivery, new strings of the
+	// full record's size in its static data and does nothing else: what any record kept there costs
+	// n8n. Not a target: beside the full-record row it shows how much of a peak is n8n's.
+	floor: { label: 'floor: a full-record-sized save alone (bench package)', workflowId: 'benchStaticFloor01', path: 'webhook/b0000000-0000-4000-8000-00000000b001/floor' },
 };
+const FLOOR_PACKAGE = path.join(__dirname, 'static-data-floor');
+const FLOOR_NODE = 'Static Data Floor';
 const ALL_SCENARIOS = Object.keys(SCENARIOS) as Scenario[];
 
 function option(name: string): string | undefined {
@@ -188,6 +195,11 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 		trigger('triggerEmpty', 'b0000000-0000-4000-8000-00000000e001'),
 		trigger('triggerFull', 'b0000000-0000-4000-8000-00000000f001', { [`node:${TRIGGER_NODE}`]: fullRecord }),
 		trigger('triggerNoRecord', 'b0000000-0000-4000-8000-00000000a001', undefined, { ...TRIGGER_PARAMETERS, options: { allowDuplicates: true } }),
+		workflow(
+			'floor',
+			{ id: 'b0000000-0000-4000-8000-00000000b00a', name: FLOOR_NODE, type: 'n8n-nodes-bench-static-data-floor.staticDataFloor', typeVersion: 1, webhookId: 'b0000000-0000-4000-8000-00000000b001', parameters: {} },
+			{ [`node:${FLOOR_NODE}`]: fullRecord },
+		),
 	];
 }
 
@@ -216,9 +228,18 @@ async function fullRecord(): Promise<{ staticData: IDataObject; bytes: number }>
 	return { staticData: nodes[0], bytes: Buffer.byteLength(JSON.stringify(nodes[0])) };
 }
 
+/** The bench-only floor trigger as a package tarball, installed beside ours. */
+function packFloor(): string {
+	const packDir = path.join(STATE, 'pack');
+	mkdirSync(packDir, { recursive: true });
+	const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: FLOOR_PACKAGE, encoding: 'utf8' });
+	if (packed.status !== 0) throw new Error(`npm pack ${FLOOR_PACKAGE} failed: ${packed.stderr}`);
+	return path.join(packDir, JSON.parse(packed.stdout)[0].filename);
+}
+
 /** Imports the credentials and the bench workflows into a user folder, and publishes them. */
-async function prepare(userFolder: string, env: IDataObject, tarball: string, record: IDataObject) {
-	installPackageInto(userFolder, tarball);
+async function prepare(userFolder: string, env: IDataObject, tarballs: string[], record: IDataObject) {
+	for (const tarball of tarballs) installPackageInto(userFolder, tarball);
 	const dir = path.join(userFolder, 'import');
 	mkdirSync(dir, { recursive: true });
 	const credentials = [
@@ -299,10 +320,10 @@ function reportDeprecations(kind: string, startUpLog: string) {
 	process.stderr.write(`n8n ${kind} at start-up: ${warning}`);
 }
 
-async function singleProcess(tarball: string, env: IDataObject, record: IDataObject): Promise<Installation> {
+async function singleProcess(tarballs: string[], env: IDataObject, record: IDataObject): Promise<Installation> {
 	const userFolder = path.join(STATE, 'bench-webhooks', `single-${process.pid}`);
 	mkdirSync(userFolder, { recursive: true });
-	await prepare(userFolder, {}, tarball, record);
+	await prepare(userFolder, {}, tarballs, record);
 	let n8n: { url: string; child: { pid: number }; output(): string; stop(): Promise<void> } | undefined;
 	const { rest } = n8nRest(() => n8n!.url);
 	return {
@@ -321,11 +342,11 @@ async function singleProcess(tarball: string, env: IDataObject, record: IDataObj
 	};
 }
 
-async function queueMode(tarball: string, env: IDataObject, record: IDataObject, webhookProcesses: number): Promise<Installation> {
+async function queueMode(tarballs: string[], env: IDataObject, record: IDataObject, webhookProcesses: number): Promise<Installation> {
 	const q = await startQueueInstallation({ extraEnv: env });
 	const webhookNames = Array.from({ length: webhookProcesses }, (_, i) => (i === 0 ? 'webhook' : `webhook${i + 1}`));
-	await prepare(q.userFolder('main'), q.env, tarball, record);
-	for (const name of ['worker', ...webhookNames]) installPackageInto(q.userFolder(name), tarball);
+	await prepare(q.userFolder('main'), q.env, tarballs, record);
+	for (const name of ['worker', ...webhookNames]) for (const tarball of tarballs) installPackageInto(q.userFolder(name), tarball);
 	reportDeprecations('start (main)', (await q.start('main')).output());
 	const { rest } = n8nRest(() => q.process('main').url);
 	if ((await rest('POST', '/owner/setup', OWNER)).status !== 200) throw new Error('owner set-up failed');
@@ -455,10 +476,11 @@ export function comparisons(results: Result[]) {
 					.reduce((a, b) => (b[1] > a[1] ? b : a));
 				// Beside a peak: what full collections left in that process (data held, not garbage), and the same trigger without its record.
 				const [oursHeld, webhookHeld] = [ours.memory[proc].liveMaxMiB, webhook.memory[proc].liveMaxMiB];
-				const noRecord = sameRun(results, ours, 'triggerNoRecord');
+				const [noRecord, floor] = [sameRun(results, ours, 'triggerNoRecord'), sameRun(results, ours, 'floor')];
 				const bound = [
 					oursHeld !== undefined && webhookHeld !== undefined ? `after full collections ${fmt(oursHeld)} MiB against ${fmt(webhookHeld)} MiB` : '',
 					noRecord ? `no record ${fmt(noRecord.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x` : '',
+					floor ? `a full-record-sized save alone (floor) ${fmt(floor.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x` : '',
 				].filter(Boolean);
 				checks.push(
 					{
@@ -544,17 +566,17 @@ export async function runWebhooksBench({
 	webhookProcesses?: number;
 }): Promise<{ lines: string[]; results: Result[]; recordBytes?: number }> {
 	provision();
-	const tarball = packPackage();
+	const tarballs = [packPackage(), packFloor()];
 	// One folder per bench process: two benches at once must not remove each other's.
 	const memoryDir = path.join(STATE, 'bench-webhooks', `memory-${process.pid}`);
 	mkdirSync(memoryDir, { recursive: true });
-	const record = scenarios.includes('triggerFull') ? await fullRecord() : undefined;
+	const record = scenarios.includes('triggerFull') || scenarios.includes('floor') ? await fullRecord() : undefined;
 	const results: Result[] = [];
 	for (const mode of modes) {
 		for (const setting of settings) {
 			const env = { NODE_OPTIONS: `--require ${MEMORY_PRELOAD}`, BENCH_MEMORY_DIR: memoryDir, ...settingsOf(setting) };
 			const label = `${mode === 'queue' && webhookProcesses > 1 ? `queue, ${webhookProcesses} webhook processes` : mode}, ${setting === 'defaults' ? "n8n's defaults" : setting}`;
-			const inst = mode === 'single' ? await singleProcess(tarball, env, record?.staticData ?? {}) : await queueMode(tarball, env, record?.staticData ?? {}, webhookProcesses);
+			const inst = mode === 'single' ? await singleProcess(tarballs, env, record?.staticData ?? {}) : await queueMode(tarballs, env, record?.staticData ?? {}, webhookProcesses);
 			try {
 				for (const scenario of scenarios) results.push(await runScenario(label, inst, scenario, n, memoryDir));
 			} finally {
