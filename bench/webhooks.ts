@@ -217,9 +217,11 @@ async function fullRecord(): Promise<{ staticData: IDataObject; bytes: number }>
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { MarketplacePartnerTrigger } = require(path.join(__dirname, '../dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js'));
 	const store = { json: '{}' };
-	const server = await startTriggerServer(PARTNER_CREDENTIALS, TRIGGER_PARAMETERS, store, 'benchFill', 2, new MarketplacePartnerTrigger());
+	// A workflow and deliveries of their own for each fill: the trigger's process memory of an earlier fill would take these as repeats.
+	const fill = `benchFill${Date.now().toString(36)}`;
+	const server = await startTriggerServer(PARTNER_CREDENTIALS, TRIGGER_PARAMETERS, store, fill, 2, new MarketplacePartnerTrigger());
 	try {
-		const load = await send([server.url], 'triggerFull', deliveries(MAX_DELIVERY_IDS, 'fill'), () => true, 1);
+		const load = await send([server.url], 'triggerFull', deliveries(MAX_DELIVERY_IDS, fill), () => true, 1);
 		if (server.runs.length !== MAX_DELIVERY_IDS || load.statuses['200'] !== MAX_DELIVERY_IDS) {
 			throw new Error(`filling the record: ${server.runs.length} runs, answers ${JSON.stringify(load.statuses)} for ${MAX_DELIVERY_IDS} deliveries`);
 		}

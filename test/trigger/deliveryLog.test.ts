@@ -330,6 +330,34 @@ describe('seenBefore', () => {
 		expect(stored.deliveries).toBe(written(['whd_a', s0], ['whd_b', s0 + 2]));
 	});
 
+	/** `count` distinct keys, none a delivery's. */
+	const manyKeys = (count: number, tag = 'k') => Array.from({ length: count }, (_, i) => `${tag}${i.toString(36).padStart(7, '0')}`).join('');
+
+	test('a stored record larger than any this code writes (40,000 keys, from elsewhere) is looked up whole, and cut to the bound', () => {
+		const stored: IDataObject = { deliveries: `.1c4bf20${manyKeys(40_000)}` };
+		const memory = remembered([0, 'k00000zz'], [0, 'mmmmmmm1']); // the record's 1,296th key, and one it lacks
+		expect(seenBefore(stored, memory, d('whd_new'), t0, TOLERANCE)).toBe(false);
+		const kept = stored.deliveries as string;
+		expect(kept).toBe(`.1c4bf20${manyKeys(40_000).slice(8 * 30_002)}mmmmmmm1${idDigest('whd_new')}`);
+	});
+
+	test('each merge looks keys up in its own stored record only, not in one merged before', () => {
+		const memory = remembered([0, 'kkkkkkk1']);
+		const before: IDataObject = { deliveries: '.1c4bf20kkkkkkk1kkkkkkk2' };
+		seenBefore(before, memory, d('whd_1'), t0, TOLERANCE);
+		const stored: IDataObject = { deliveries: '.1c4bf20kkkkkkk2' }; // a save that lost kkkkkkk1
+		seenBefore(stored, memory, d('whd_2'), t0, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf20kkkkkkk2kkkkkkk1${idDigest('whd_2')}`);
+	});
+
+	test("a minute whose stored keys all leave keeps its header for the memory's keys of it that stay", () => {
+		// 1 + 9,998 stored keys, 2 the stored record lacks, and the new one: the oldest two leave.
+		const stored: IDataObject = { deliveries: `.1c4bf20kkkkkkk1.1c4bf21${manyKeys(9_998, 'n')}` };
+		const memory = remembered([0, 'mmmmmmm1'], [0, 'mmmmmmm2']);
+		seenBefore(stored, memory, d('whd_new'), t0 + MINUTE, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf20mmmmmmm2.1c4bf21${manyKeys(9_998, 'n')}${idDigest('whd_new')}`);
+	});
+
 	test('a key found across two entries or in a header is no match; the same key where an entry starts is', () => {
 		const key = idDigest('whd_straddle');
 		const straddling = `.1c4bf20A${key}${'B'.repeat(7)}`;
