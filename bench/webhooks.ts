@@ -12,7 +12,6 @@
 // met/missed; writes bench/results/webhooks.json (or --results). n8n runs on its defaults; each --env is one more
 // run with those settings (`defaults`: none).
 // A scenario stops early when one n8n process passes RSS_LIMIT_MIB: this machine is shared.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -23,7 +22,7 @@ import { startTriggerServer } from '../test/helpers/triggerServer';
 import { loadHarness } from './common';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { STATE, provision, freePort, startN8n, n8nCommand, packPackage, installPackageInto } = require('../scripts/lib');
+const { STATE, provision, freePort, startN8n, n8nCommand, packPackage, packDirectory, installPackageInto } = require('../scripts/lib');
 const { startQueueInstallation, treeRssKb } = require('../scripts/queue');
 const { seed, orderListEntry } = require('../sandbox/data');
 const { webhookSignature } = require('../sandbox/auth');
@@ -231,15 +230,6 @@ async function fullRecord(): Promise<{ staticData: IDataObject; bytes: number }>
 	const nodes = Object.values(JSON.parse(store.json) as Record<string, IDataObject>);
 	if (nodes.length !== 1) throw new Error(`filling the record: static data of ${nodes.length} nodes`);
 	return { staticData: nodes[0], bytes: Buffer.byteLength(JSON.stringify(nodes[0])) };
-}
-
-/** The bench-only floor trigger as a package tarball, installed beside ours. */
-function packFloor(): string {
-	const packDir = path.join(STATE, 'pack');
-	mkdirSync(packDir, { recursive: true });
-	const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: FLOOR_PACKAGE, encoding: 'utf8' });
-	if (packed.status !== 0) throw new Error(`npm pack ${FLOOR_PACKAGE} failed: ${packed.stderr}`);
-	return path.join(packDir, JSON.parse(packed.stdout)[0].filename);
 }
 
 /** Imports the credentials and the bench workflows into a user folder, and publishes them. */
@@ -571,7 +561,7 @@ export async function runWebhooksBench({
 	webhookProcesses?: number;
 }): Promise<{ lines: string[]; results: Result[]; recordBytes?: number }> {
 	provision();
-	const tarballs = [packPackage(), packFloor()];
+	const tarballs = [packPackage(), packDirectory(FLOOR_PACKAGE)];
 	// One folder per bench process: two benches at once must not remove each other's.
 	const memoryDir = path.join(STATE, 'bench-webhooks', `memory-${process.pid}`);
 	mkdirSync(memoryDir, { recursive: true });

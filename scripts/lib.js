@@ -301,10 +301,15 @@ async function startN8n(userFolder, { port = 5678, command = 'start', readyPath 
 /** Builds and packs this package; returns the tarball's path. */
 function packPackage() {
   run('npm', ['run', 'build', '--silent'], { cwd: ROOT });
+  return packDirectory(ROOT);
+}
+
+/** The package in `dir` as a tarball in .state/pack (this package, or the bench's floor trigger). */
+function packDirectory(dir) {
   const packDir = path.join(STATE, 'pack');
   fs.mkdirSync(packDir, { recursive: true });
-  const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' });
-  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: dir, encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(`npm pack ${dir} failed: ${packed.stderr}`);
   return path.join(packDir, JSON.parse(packed.stdout)[0].filename);
 }
 
@@ -342,6 +347,7 @@ module.exports = {
   parseRawOutput,
   startN8n,
   packPackage,
+  packDirectory,
   installPackageInto,
   log,
 };
