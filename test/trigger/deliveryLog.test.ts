@@ -342,6 +342,13 @@ describe('seenBefore', () => {
 		expect(kept).toBe(`.1c4bf20${manyKeys(40_000).slice(8 * 30_002)}mmmmmmm1${idDigest('whd_new')}`);
 	});
 
+	test('keys that share their last four characters (one slot of the look-up table) are all found; a key of zeros is a key', () => {
+		const stored: IDataObject = { deliveries: '.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzz' };
+		const memory = remembered([0, 'CCCCzzzz'], [0, 'BBBBzzzz'], [0, 'AAAAzzzz'], [0, 'DDDDzzzz'], [0, 'AAAAAAAA']);
+		seenBefore(stored, memory, d('whd_new'), t0, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzzDDDDzzzzAAAAAAAA${idDigest('whd_new')}`);
+	});
+
 	test('each merge looks keys up in its own stored record only, not in one merged before', () => {
 		const memory = remembered([0, 'kkkkkkk1']);
 		const before: IDataObject = { deliveries: '.1c4bf20kkkkkkk1kkkkkkk2' };
