@@ -269,6 +269,13 @@ describe('seenBefore', () => {
 		expect(seenBefore({}, memory, repeat, t0 + window + 59_000, tolerance)).toBe(false);
 	});
 
+	test("the process's memory keeps earlier signed bytes when it takes later ones inside the window", () => {
+		const memory = new ProcessRecord();
+		memory.remember(keysOf(d('whd_a', '{"a":1}')), t0, TOLERANCE);
+		memory.remember(keysOf(d('whd_b', '{"b":1}')), t0 + 2 * MINUTE, TOLERANCE);
+		expect(seenBefore({}, memory, d('whd_a_copy', '{"a":1}'), t0 + 3 * MINUTE, TOLERANCE)).toBe(true);
+	});
+
 	test.each([1, 2])("the process's memory keeps no more keys than the bound, the oldest go first (%i over)", (over) => {
 		const memory = new ProcessRecord();
 		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) memory.remember(keysOf(d(`whd_${i}`)), t0 + i * 1000, TOLERANCE);
