@@ -199,7 +199,6 @@ type Log = 'deliveries' | 'signed';
  */
 export class ProcessRecord {
 	private readonly logs: Record<Log, Group[]> = { deliveries: [], signed: [] };
-	private readonly counts: Record<Log, number> = { deliveries: 0, signed: 0 };
 
 	/** The groups of `log` still inside the window at `now`, oldest first (so the expired ones lead). */
 	groups(log: Log, now: number, windowSeconds: number): Group[] {
@@ -230,14 +229,14 @@ export class ProcessRecord {
 	/** `key` into `log` at Unix second `now`, as the stored record files it: expired groups and the oldest keys beyond MAX_DELIVERY_IDS go. */
 	private add(log: Log, key: string, now: number, windowSeconds: number): void {
 		const groups = this.logs[log];
-		while (groups.length && expired(groups[0].minute, now, windowSeconds)) this.counts[log] -= groups.shift()!.halves.length / 2;
+		while (groups.length && expired(groups[0].minute, now, windowSeconds)) groups.shift();
 		const minute = Math.floor(now / 60);
 		const last = groups[groups.length - 1];
 		const halves = [halfAt(key, 0), halfAt(key, HALF_CHARS)];
 		// A clock behind the newest group's files the key in that group, as in the stored record.
 		if (last && last.minute >= minute) last.halves.push(...halves);
 		else groups.push({ minute, halves });
-		for (this.counts[log]++; this.counts[log] > MAX_DELIVERY_IDS; this.counts[log]--) {
+		for (let keys = groups.reduce((sum, group) => sum + group.halves.length / 2, 0); keys > MAX_DELIVERY_IDS; keys--) {
 			groups[0].halves.splice(0, 2);
 			if (!groups[0].halves.length) groups.shift();
 		}
@@ -314,8 +313,9 @@ function recorded(first: string, memory: Group[], key: string, now: number): str
 	};
 	for (let at = 0; at < first.length; at = walked) {
 		const end = nextGroup(first, at);
-		groupsBefore(minuteAt(first, at));
-		openMinute = minuteAt(first, at);
+		const minute = minuteAt(first, at);
+		groupsBefore(minute);
+		openMinute = minute;
 		const count = (end - at) / ENTRY_CHARS - 1;
 		if (skip >= count) {
 			// The whole group leaves; its header stays open for keys of its minute that are kept.
