@@ -69,7 +69,7 @@ const FLOOR_NODE = 'Static Data Floor';
 // The full record first: it is filled just before each installation, and its signed-body log
 // expires 10 minutes after the fill (twice the default tolerance); run later, the record would
 // be half as large as its name says.
-const ALL_SCENARIOS: Scenario[] = ['triggerFull', 'floor', 'webhook', 'form', 'triggerEmpty', 'triggerNoRecord'];
+const ALL_SCENARIOS: Scenario[] = ['triggerFull', 'floor', 'floorLeast', 'webhook', 'form', 'triggerEmpty', 'triggerNoRecord'];
 const KNOWN_SCENARIOS = Object.keys(SCENARIOS) as Scenario[];
 
 function option(name: string): string | undefined {
@@ -472,7 +472,8 @@ export function comparisons(results: Result[]) {
 		.flatMap((ours) => {
 			const form = sameRun(results, ours, 'form');
 			const webhook = sameRun(results, ours, 'webhook');
-			const checks: Array<{ name: string; text: string; reference: string; target: string; met: boolean }> = [];
+			// `bound`: why a missed target is n8n's, measured in the same run (see the peak RSS check).
+			const checks: Array<{ name: string; text: string; reference: string; target: string; met: boolean; bound?: string }> = [];
 			if (form) {
 				const minimum = ours.scenario === 'triggerEmpty' ? 0.9 : 0.8;
 				const throughput = ours.perSecond / form.perSecond;
@@ -493,6 +494,18 @@ export function comparisons(results: Result[]) {
 				const [oursHeld, webhookHeld] = [ours.memory[proc].liveMaxMiB, webhook.memory[proc].liveMaxMiB];
 				const noRecord = sameRun(results, ours, 'triggerNoRecord');
 				const floors = Object.keys(FLOOR_SHARES).flatMap((scenario) => sameRun(results, ours, scenario as Scenario) ?? []);
+				const floorPeak = (scenario: Scenario) => {
+					const floor = floors.find((r) => r.scenario === scenario);
+					return floor && floor.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB;
+				};
+				// n8n's, not ours: n8n alone, saving a record of this size per delivery, misses the target
+				// too, and ours adds less than a tenth to it. The least text any full record can take,
+				// saved by n8n alone, says how far a smaller record could go.
+				const [least, sameSize] = [floorPeak('floorLeast'), floorPeak('floor')];
+				const boundByN8n =
+					ours.scenario === 'triggerFull' && sameSize !== undefined && sameSize > 1.5 && peak <= 1.1 * sameSize
+						? `n8n alone saving a record of this size per delivery peaks at ${fmt(sameSize, 2)}x, ours ${fmt(peak / sameSize, 2)}x that${least === undefined ? '' : `; the least text any full record can take, saved by n8n alone, ${fmt(least, 2)}x`}`
+						: undefined;
 				const bound = [
 					oursHeld !== undefined && webhookHeld !== undefined ? `after full collections ${fmt(oursHeld)} MiB against ${fmt(webhookHeld)} MiB` : '',
 					noRecord ? `no record ${fmt(noRecord.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x` : '',
@@ -505,6 +518,7 @@ export function comparisons(results: Result[]) {
 						reference: SCENARIOS.webhook.label,
 						target: '<= 1.5x',
 						met: peak <= 1.5,
+						bound: boundByN8n,
 					},
 					{
 						name: 'growth',
@@ -553,7 +567,7 @@ export function report(results: Result[], recordBytes?: number): string[] {
 	}
 	if (recordBytes !== undefined) lines.push(`The full record: the trigger's static data after ${fmt(MAX_DELIVERY_IDS)} deliveries, ${fmt(recordBytes / 1024)} KB as JSON.`);
 	for (const c of comparisons(results)) {
-		lines.push(`- ${c.mode}, ${c.label}: ${c.checks.map((k) => `${k.text} against ${k.reference} (${k.target}: ${k.met ? 'met' : 'MISSED'})`).join('; ')}`);
+		lines.push(`- ${c.mode}, ${c.label}: ${c.checks.map((k) => `${k.text} against ${k.reference} (${k.target}: ${k.met ? 'met' : k.bound ? `missed, bounded by n8n: ${k.bound}` : 'MISSED'})`).join('; ')}`);
 	}
 	// What the record costs in n8n: the same trigger with and without it, and n8n's Form Trigger.
 	for (const noRecord of results.filter((r) => r.scenario === 'triggerNoRecord')) {
@@ -592,7 +606,9 @@ export async function runWebhooksBench({
 		for (const setting of settings) {
 			const record = scenarios.some((s) => s === 'triggerFull' || s in FLOOR_SHARES) ? await fullRecord() : undefined;
 			recordBytes = record?.bytes;
-			const env = { NODE_OPTIONS: `--require ${MEMORY_PRELOAD}`, BENCH_MEMORY_DIR: memoryDir, ...settingsOf(setting) };
+			const { NODE_OPTIONS = '', ...n8nSettings } = settingsOf(setting);
+			// Node.js options of a run (`--env=NODE_OPTIONS=--max-old-space-size=512`) go beside the preload.
+			const env = { NODE_OPTIONS: `--require ${MEMORY_PRELOAD} ${NODE_OPTIONS}`.trim(), BENCH_MEMORY_DIR: memoryDir, ...n8nSettings };
 			const label = `${mode === 'queue' && webhookProcesses > 1 ? `queue, ${webhookProcesses} webhook processes` : mode}, ${setting === 'defaults' ? "n8n's defaults" : setting}`;
 			const inst = mode === 'single' ? await singleProcess(tarballs, env, record?.staticData ?? {}) : await queueMode(tarballs, env, record?.staticData ?? {}, webhookProcesses);
 			try {
