@@ -269,6 +269,17 @@ describe('seenBefore', () => {
 		expect(seenBefore({}, memory, repeat, t0 + window + 59_000, tolerance)).toBe(false);
 	});
 
+	test('the memory takes an answered delivery only when it knows neither its id (a day) nor its signed bytes (twice the tolerance)', () => {
+		const memory = new ProcessRecord();
+		memory.remember(keysOf(d('whd_a', '{"a":1}')), t0, TOLERANCE);
+		memory.remember(keysOf(d('whd_a', '{"a":2}')), t0 + MINUTE, TOLERANCE); // its id known
+		memory.remember(keysOf(d('whd_b', '{"a":1}')), t0 + 2 * MINUTE, TOLERANCE); // its signed bytes known
+		const stored: IDataObject = {};
+		seenBefore(stored, memory, d('whd_new', '{"n":1}'), t0 + 3 * MINUTE, TOLERANCE);
+		expect(stored.deliveries).toBe(written(['whd_a', s0], ['whd_new', s0 + 180]));
+		expect(entriesIn(stored.signed as string).map(([key]) => key)).toEqual([signedDigest('1780272000', Buffer.from('{"a":1}')), signedDigest('1780272000', Buffer.from('{"n":1}'))]);
+	});
+
 	test("the process's memory keeps earlier signed bytes when it takes later ones inside the window", () => {
 		const memory = new ProcessRecord();
 		memory.remember(keysOf(d('whd_a', '{"a":1}')), t0, TOLERANCE);
@@ -276,9 +287,10 @@ describe('seenBefore', () => {
 		expect(seenBefore({}, memory, d('whd_a_copy', '{"a":1}'), t0 + 3 * MINUTE, TOLERANCE)).toBe(true);
 	});
 
-	test.each([1, 2])("the process's memory keeps no more keys than the bound, the oldest go first (%i over)", (over) => {
+	test.each([1, 2])("the process's memory keeps no more keys than the bound, the oldest go first, a minute left empty too (%i over)", (over) => {
 		const memory = new ProcessRecord();
-		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) memory.remember(keysOf(d(`whd_${i}`)), t0 + i * 1000, TOLERANCE);
+		// The first key alone in its minute: once it goes, the next oldest are the following minute's.
+		for (let i = 0; i < MAX_DELIVERY_IDS + over; i++) memory.remember(keysOf(d(`whd_${i}`)), t0 + i * 1000 - (i === 0 ? MINUTE : 0), TOLERANCE);
 		const now = t0 + (MAX_DELIVERY_IDS + over) * 1000;
 		expect(seenBefore({}, memory, d(`whd_${over - 1}`), now, TOLERANCE)).toBe(false);
 		expect(seenBefore({}, memory, d(`whd_${over}`), now, TOLERANCE)).toBe(true);
@@ -349,11 +361,11 @@ describe('seenBefore', () => {
 		expect(kept).toBe(`.1c4bf20${manyKeys(40_000).slice(8 * 30_002)}mmmmmmm1${idDigest('whd_new')}`);
 	});
 
-	test('keys that share their last four characters (one slot of the look-up table) are all found; a key of zeros is a key', () => {
+	test('keys that share their last four characters (one slot of the look-up table) are all found; a key of zeros is a key; one that shares its first half and its slot with a stored key is another key', () => {
 		const stored: IDataObject = { deliveries: '.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzz' };
-		const memory = remembered([0, 'CCCCzzzz'], [0, 'BBBBzzzz'], [0, 'AAAAzzzz'], [0, 'DDDDzzzz'], [0, 'AAAAAAAA']);
+		const memory = remembered([0, 'CCCCzzzz'], [0, 'BBBBzzzz'], [0, 'AAAAzzzz'], [0, 'DDDDzzzz'], [0, 'AAAAAAAA'], [0, 'AAAAyzzz']);
 		seenBefore(stored, memory, d('whd_new'), t0, TOLERANCE);
-		expect(stored.deliveries).toBe(`.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzzDDDDzzzzAAAAAAAA${idDigest('whd_new')}`);
+		expect(stored.deliveries).toBe(`.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzzDDDDzzzzAAAAAAAAAAAAyzzz${idDigest('whd_new')}`);
 	});
 
 	test('each merge looks keys up in its own stored record only, not in one merged before', () => {
