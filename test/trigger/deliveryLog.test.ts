@@ -385,6 +385,14 @@ describe('seenBefore', () => {
 		expect(stored.deliveries).toBe(`.1c4bf20mmmmmmm2.1c4bf21${manyKeys(9_998, 'n')}${idDigest('whd_new')}`);
 	});
 
+	test('the oldest keys leave across several minutes: whole groups first, then the start of the next', () => {
+		// 1 + 1 + 9,998 stored keys, 2 the stored record lacks (of the last minute), and the new one: three leave.
+		const stored: IDataObject = { deliveries: `.1c4bf20kkkkkkk1.1c4bf21kkkkkkk2.1c4bf22${manyKeys(9_998, 'n')}` };
+		const memory = remembered([2, 'mmmmmmm1'], [2, 'mmmmmmm2']);
+		seenBefore(stored, memory, d('whd_new'), t0 + 2 * MINUTE, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf22${manyKeys(9_998, 'n').slice(8)}mmmmmmm1mmmmmmm2${idDigest('whd_new')}`);
+	});
+
 	test('a key found across two entries or in a header is no match; the same key where an entry starts is', () => {
 		const key = idDigest('whd_straddle');
 		const straddling = `.1c4bf20A${key}${'B'.repeat(7)}`;
