@@ -368,6 +368,13 @@ describe('seenBefore', () => {
 		expect(stored.deliveries).toBe(`.1c4bf20AAAAzzzzBBBBzzzzCCCCzzzzDDDDzzzzAAAAAAAAAAAAyzzz${idDigest('whd_new')}`);
 	});
 
+	test("a memory group is taken as the stored group's start only if each key matches in both halves", () => {
+		const stored: IDataObject = { deliveries: '.1c4bf20AAAAzzzzkkkkkkk1' };
+		const memory = remembered([0, 'BBBBzzzz']); // the stored group's first key but its first half
+		seenBefore(stored, memory, d('whd_new'), t0, TOLERANCE);
+		expect(stored.deliveries).toBe(`.1c4bf20AAAAzzzzkkkkkkk1BBBBzzzz${idDigest('whd_new')}`);
+	});
+
 	test('each merge looks keys up in its own stored record only, not in one merged before', () => {
 		const memory = remembered([0, 'kkkkkkk1']);
 		const before: IDataObject = { deliveries: '.1c4bf20kkkkkkk1kkkkkkk2' };
