@@ -622,7 +622,11 @@ export async function runWebhooksBench({
 	return { lines: report(results, recordBytes), results, recordBytes };
 }
 
-if (require.main === module) {
+if (require.main === module && option('report')) {
+	// `--report=name.json`: the tables and checks of a saved run (bench/results/), printed again with this code.
+	const saved = JSON.parse(readFileSync(path.join(__dirname, 'results', option('report')!), 'utf8')) as { results: Result[]; recordBytes?: number };
+	process.stdout.write(`${report(saved.results, saved.recordBytes).join('\n')}\n`);
+} else if (require.main === module) {
 	const n = Number(option('n') ?? (process.argv.includes('--quick') ? 500 : 5000));
 	const modes = process.argv.includes('--single') ? ['single' as const] : process.argv.includes('--queue') ? ['queue' as const] : ['single' as const, 'queue' as const];
 	const scenarios = (option('scenarios')?.split(',') ?? ALL_SCENARIOS) as Scenario[];
