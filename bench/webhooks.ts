@@ -43,7 +43,8 @@ const MEMORY_POINTS = 5;
 
 // The least JSON text a full record can take, as a share of ours (8 characters a key): a set of
 // n keys of 48 bits holds log2(C(2^48, n)) ≈ n (48 - log2 n + log2 e) bits, and a JSON string
-// without escapes holds log2(93) bits a character (printable ASCII but `"` and `\\`).
+// without escapes holds log2(93) bits a byte (printable ASCII but `"` and `\`; any other character
+// takes two or more bytes of UTF-8 in the database).
 const LEAST_SHARE = (48 - Math.log2(MAX_DELIVERY_IDS) + Math.log2(Math.E)) / Math.log2(93) / 8;
 
 type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull' | 'triggerNoRecord' | 'floor' | 'floorLeast' | 'floorIds';
