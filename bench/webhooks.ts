@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
-import { MAX_DELIVERY_IDS } from '../nodes/MarketplacePartner/helpers/deliveryLog';
+import { ENTRY_CHARS, MAX_DELIVERY_IDS } from '../nodes/MarketplacePartner/helpers/deliveryLog';
 import { n8nRest } from '../test/helpers/n8nRest';
 import { startTriggerServer } from '../test/helpers/triggerServer';
 import { loadHarness } from './common';
@@ -41,11 +41,11 @@ const RSS_LIMIT_MIB = Number(option('rss-limit-mib') ?? 4096);
 /** Memory is sampled after every fifth of the deliveries, to show how it moves over the run. */
 const MEMORY_POINTS = 5;
 
-// The least JSON text a full record can take, as a share of ours (8 characters a key): a set of
+// The least JSON text a full record can take, as a share of ours (ENTRY_CHARS a key): a set of
 // n keys of 48 bits holds log2(C(2^48, n)) ≈ n (48 - log2 n + log2 e) bits, and a JSON string
 // without escapes holds log2(93) bits a byte (printable ASCII but `"` and `\`; any other character
 // takes two or more bytes of UTF-8 in the database).
-const LEAST_SHARE = (48 - Math.log2(MAX_DELIVERY_IDS) + Math.log2(Math.E)) / Math.log2(93) / 8;
+const LEAST_SHARE = (48 - Math.log2(MAX_DELIVERY_IDS) + Math.log2(Math.E)) / Math.log2(93) / ENTRY_CHARS;
 
 type Scenario = 'webhook' | 'form' | 'triggerEmpty' | 'triggerFull' | 'triggerNoRecord' | 'floor' | 'floorLeast' | 'floorIds';
 const SCENARIOS: Record<Scenario, { label: string; workflowId: string; path: string }> = {
@@ -60,7 +60,7 @@ const SCENARIOS: Record<Scenario, { label: string; workflowId: string; path: str
 	// full record's size in its static data and does nothing else: what any record kept there costs
 	// n8n. Not a target: beside the full-record row it shows how much of a peak is n8n's.
 	floor: { label: 'floor: a full-record-sized save alone (bench package)', workflowId: 'benchStaticFloor01', path: 'webhook/b0000000-0000-4000-8000-00000000b001/floor' },
-	// The same at smaller sizes, not run unless named: where n8n's own cost meets a target.
+	// The same at smaller sizes (floorIds runs only when named): where n8n's own cost meets a target.
 	floorLeast: { label: `floor at ${Math.round(LEAST_SHARE * 100)} %: the least text any full record can take`, workflowId: 'benchStaticFloor02', path: 'webhook/b0000000-0000-4000-8000-00000000b002/floor' },
 	floorIds: { label: "floor at 50 %: a day's ids alone", workflowId: 'benchStaticFloor03', path: 'webhook/b0000000-0000-4000-8000-00000000b003/floor' },
 };
@@ -221,7 +221,7 @@ function workflows(credentialId: string, headerAuthId: string, fullRecord: IData
 
 /** Each string of the record cut to `share` of its length, at a key's start. */
 const cut = (record: IDataObject, share: number): IDataObject =>
-	Object.fromEntries(Object.entries(record).map(([log, text]) => [log, typeof text === 'string' ? text.slice(0, Math.round((text.length * share) / 8) * 8) : text]));
+	Object.fromEntries(Object.entries(record).map(([log, text]) => [log, typeof text === 'string' ? text.slice(0, Math.round((text.length * share) / ENTRY_CHARS) * ENTRY_CHARS) : text]));
 
 /**
  * The trigger's static data after MAX_DELIVERY_IDS real deliveries: each signed delivery goes to
@@ -487,9 +487,11 @@ export function comparisons(results: Result[]) {
 			if (webhook) {
 				// A process the run never took above where it started (queue mode's main, which is not
 				// restarted per scenario and serves no delivery) shows its start-up, not the scenario.
+				/** A run's peak in process `p` against the Webhook node's there. */
+				const against = (r: Result, p: string) => r.memory[p].peak.rssMiB / webhook.memory[p].peak.rssMiB;
 				const [proc, peak] = Object.keys(ours.memory)
 					.filter((p) => ours.memory[p].peak.rssMiB > ours.memory[p].before.rssMiB)
-					.map((p) => [p, ours.memory[p].peak.rssMiB / webhook.memory[p].peak.rssMiB] as const)
+					.map((p) => [p, against(ours, p)] as const)
 					.reduce((a, b) => (b[1] > a[1] ? b : a));
 				// Beside a peak: what full collections left in that process (data held, not garbage), and the same trigger without its record.
 				const [oursHeld, webhookHeld] = [ours.memory[proc].liveMaxMiB, webhook.memory[proc].liveMaxMiB];
@@ -497,7 +499,7 @@ export function comparisons(results: Result[]) {
 				const floors = Object.keys(FLOOR_SHARES).flatMap((scenario) => sameRun(results, ours, scenario as Scenario) ?? []);
 				const floorPeak = (scenario: Scenario) => {
 					const floor = floors.find((r) => r.scenario === scenario);
-					return floor && floor.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB;
+					return floor && against(floor, proc);
 				};
 				// n8n's, not ours: n8n alone, saving a record of this size per delivery, misses the target
 				// too, and ours adds less than a tenth to it. The least text any full record can take,
@@ -509,8 +511,8 @@ export function comparisons(results: Result[]) {
 						: undefined;
 				const bound = [
 					oursHeld !== undefined && webhookHeld !== undefined ? `after full collections ${fmt(oursHeld)} MiB against ${fmt(webhookHeld)} MiB` : '',
-					noRecord ? `no record ${fmt(noRecord.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x` : '',
-					...floors.map((floor) => `${SCENARIOS[floor.scenario].label} ${fmt(floor.memory[proc].peak.rssMiB / webhook.memory[proc].peak.rssMiB, 2)}x`),
+					noRecord ? `no record ${fmt(against(noRecord, proc), 2)}x` : '',
+					...floors.map((floor) => `${SCENARIOS[floor.scenario].label} ${fmt(against(floor, proc), 2)}x`),
 				].filter(Boolean);
 				checks.push(
 					{
