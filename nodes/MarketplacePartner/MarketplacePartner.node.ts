@@ -5,6 +5,7 @@ import * as order from './actions/order/Order.resource';
 import { router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
 import { withToolVariants } from './actions/tool';
+import { getStatuses, searchOrderItems } from './methods/listSearch';
 import { getStockColumns } from './methods/resourceMapping';
 
 // Stryker disable all: n8n UI description (the node's parameters, as a node and as a tool)
@@ -43,9 +44,11 @@ export class MarketplacePartner implements INodeType {
 		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['transform'],
 		// 2: Stock › Update maps its columns with n8n's resource mapper (or reads them from each item)
-		// and can identify products by SKU. Version 1 keeps its parameters for existing workflows.
-		version: [1, 2],
-		defaultVersion: 2,
+		// and can identify products by SKU. 3: Order › Get picks its order item (from a list, by ID or
+		// by order number), and Get Many's Status filter lists the API's statuses. Earlier versions
+		// keep their parameters for existing workflows.
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		// A literal, as n8n's verification wants (and n8n's own nodes write): "getMany: order".
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
@@ -59,6 +62,8 @@ export class MarketplacePartner implements INodeType {
 	};
 
 	methods = {
+		listSearch: { searchOrderItems },
+		loadOptions: { getStatuses },
 		resourceMapping: { getStockColumns },
 	};
 

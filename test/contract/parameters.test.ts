@@ -24,7 +24,8 @@ describe('the nodes keep the parameters of every recorded typeVersion', () => {
 	test('the contract records every node type, version, and the nested parameters of each operation', () => {
 		expect(Object.keys(recorded).sort()).toEqual(Object.keys(types).sort());
 		const action = recorded['n8n-nodes-marketplace-partner.marketplacePartner'];
-		expect(Object.keys(action)).toEqual(['1', '2']);
+		expect(Object.keys(action)).toEqual(['1', '2', '3']);
+		expect(action['3']['resource=order, operation=get'].orderItem).toEqual({ type: 'resourceLocator', default: { mode: 'list', value: '' } });
 		expect(Object.keys(action['2'])).toContain('resource=stock, operation=update, identifyBy=sku');
 		expect(action['2']['resource=stock, operation=update, identifyBy=sku']['columnNames.sku']).toEqual({ type: 'string', default: '' });
 		expect(action['1']['resource=stock, operation=update']['additionalFields.externalRef']).toEqual({ type: 'string', default: '' });

@@ -69,6 +69,7 @@ describe('the saved-workflow fixtures', () => {
 		const all = ['connection.checkSetup', 'connection.ping', 'order.get', 'order.getMany', 'stock.update'];
 		expect([...new Set(operations('action-v1.json'))]).toEqual(all);
 		expect([...new Set(operations('action-v2.json'))]).toEqual(all);
+		expect([...new Set(operations('action-v3.json'))]).toEqual(all);
 	});
 });
 
@@ -139,6 +140,18 @@ describe('the saved workflows run against the sandbox', () => {
 		const restored = out('Update Stock from Items');
 		expect(restored.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(bySku.map((r) => [r.product_id, r.old_stock, r.external_ref]));
 		for (const r of restored) expect(await stockOf(r.product_id as number, (r.variant_combination_id as number) ?? null)).toBe(r.new_stock);
+	});
+
+	test('action v3: a status typed as people type it, each order item found by its order number, stock set by SKU and set back', async () => {
+		const { out, listed } = await runAction('action-v3.json');
+		const detail = out('Get by Order Number') as Array<{ order: IDataObject; product: IDataObject }>;
+		expect(detail.map((d) => [d.order.order_item_id, d.order.order_no])).toEqual(listed.map((o) => [o.order_item_id, o.order_no]));
+		const bySku = out('Update Stock by SKU');
+		expect(bySku.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(
+			detail.map((d) => [d.product.product_id, (d.order.quantity as number) + 30, `contract-v3-sku-${d.order.order_item_id}`]),
+		);
+		const restored = out('Update Stock from Items');
+		expect(restored.map((r) => [r.product_id, r.new_stock])).toEqual(bySku.map((r) => [r.product_id, r.old_stock]));
 	});
 
 	describe('the triggers', () => {

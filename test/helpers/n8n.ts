@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-unused-vars -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Runs workflows in-process through the real n8n engine (n8n-core's WorkflowExecute with the real
 // n8n-workflow), the way n8n's own node tests do, without their unpublished harness.
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -222,6 +222,24 @@ export function createAdditionalData(
 		executionTimeoutTimestamp: undefined,
 		userId: 'test-user',
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/**
+ * What the editor's lists run in (a list search, a dropdown's options): n8n-core's own context for
+ * the action node of the given version and parameters, with the test credential.
+ */
+export function loadOptionsContext(credentials: ICredentialDataDecryptedObject, parameters: IDataObject = {}, typeVersion = 3): LoadOptionsContext {
+	const node: INode = {
+		id: 'a1b2c3d4-0000-4000-8000-000000000002',
+		name: NODE_NAME,
+		type: NODE_TYPE,
+		typeVersion,
+		position: [0, 0],
+		parameters: parameters as INode['parameters'],
+		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },
+	};
+	const workflow = new Workflow({ id: 'test-workflow', nodes: [node], connections: {}, nodeTypes: new NodeTypes(), active: false });
+	return new LoadOptionsContext(workflow, node, createAdditionalData({ marketplacePartnerApi: credentials }), 'parameters');
 }
 
 /** The execution hints the node under test left on its output (none when it left none). */

@@ -1,12 +1,15 @@
 // One retry and pacing policy per node run (an execute() call, or a poll), shared by every request
 // of that run: retries follow the run's progress rather than a fixed count, and under a rate limit
 // the whole run slows down together.
-import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { RunReport } from './runReport';
 
-/** Where apiRequest may be called from: an action node's execute() or a polling trigger's poll(). */
-export type ApiContext = IExecuteFunctions | IPollFunctions;
+/**
+ * Where apiRequest may be called from: an action node's execute(), a polling trigger's poll(), or
+ * the editor's lists (order items, statuses).
+ */
+export type ApiContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export const DEFAULT_GIVE_UP_AFTER_SEC = 300;
 /** In flight at most, for a run that does not say (a poll: its detail requests have a bound of their own). */

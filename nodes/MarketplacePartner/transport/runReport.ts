@@ -31,6 +31,8 @@ export class RunReport {
 	private rows: { total: number; failed: number; refused: number; maxStock?: number } | undefined;
 	private window: { since: string; seconds: number; repeats: number } | undefined;
 	private unsettled: string | undefined;
+	/** Facts an operation states itself, e.g. why a filtered list came back empty. */
+	private told: Fact[] = [];
 
 	/** A request failed for a passing reason (429, 5xx, no answer) and is retried. */
 	failed(): void {
@@ -75,9 +77,15 @@ export class RunReport {
 		this.unsettled = since;
 	}
 
+	/** A fact of the operation's own, told with the others at the end of the run. */
+	tell(fact: Fact): void {
+		// Once, however many input items met it.
+		if (!this.told.some((told) => told.message === fact.message)) this.told.push(fact);
+	}
+
 	/** What to tell the user, in plain sentences, each saying what to do when something is. */
 	facts(now = Date.now()): Fact[] {
-		const facts: Fact[] = [];
+		const facts: Fact[] = [...this.told];
 		const { rows } = this;
 		if (rows && rows.failed > 0) {
 			// Not which output: n8n 2 sends them down the error output when the node has one, n8n 1 does not.

@@ -3,18 +3,58 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
-import { apiCredentials, apiRequest } from '../../transport';
-import { hasMoreOf, OffsetCheck, readOrdersPage } from '../../transport/answers';
+import { apiCredentials } from '../../transport';
+import { knownStatuses, MAX_PAGE_SIZE, walkOrders } from '../../transport/orderPages';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 import { simplifyOption } from './simplify';
 import { valueName } from '../tool';
-import { textOf } from '../../helpers/untrusted';
-
-/** The API's maximum page size: Return All asks for full pages. */
-const MAX_PAGE_SIZE = 100;
+import { cut, textOf } from '../../helpers/untrusted';
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
+/** Versions 1 and 2: the status typed as text. */
+const statusText: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. accepted',
+	description:
+		'Only order items with exactly this order status, as the API writes it (lower case), e.g. accepted. "Accepted" or "Shipped" match nothing.',
+};
+
+/** Version 3: the statuses the API writes, to pick from (or any value through an expression). */
+const statusPicked: INodeProperties = {
+	displayName: 'Status Name or ID',
+	name: 'status',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getStatuses' },
+	default: '',
+	description:
+		'Only order items in this order status: the statuses your marketplace\'s order items have. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+function filters(status: INodeProperties): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			status,
+			{
+				displayName: 'Updated After',
+				name: 'updatedAfter',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to the credential\'s Time Zone of the API, one without is sent as written. For an incremental sync, use the latest updated_at of the previous run.',
+			},
+		],
+	};
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -33,32 +73,8 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false] } },
 	},
 	simplifyOption,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: '',
-				placeholder: 'accepted',
-				description:
-					'Only order items with exactly this order status, as the API writes it (lower case): accepted is the only value the API documents; the sandbox also has shipped, delivered and cancelled. "Shipped" matches nothing.',
-			},
-			{
-				displayName: 'Updated After',
-				name: 'updatedAfter',
-				type: 'dateTime',
-				default: '',
-				description:
-					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to the credential\'s Time Zone of the API, one without is sent as written. For an incremental sync, use the latest updated_at of the previous run.',
-			},
-		],
-	},
+	...updateDisplayOptions({ show: { '@version': [1, 2] } }, [filters(statusText)]),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [filters(statusPicked)]),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -67,7 +83,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'As the API Returns Them',
 				value: 'api',
-				description: 'The API does not document an order; the sandbox returns the oldest first',
+				description: 'In the order the marketplace lists them (often the oldest first)',
 			},
 			{
 				name: 'Newest First (Sorted by This Node)',
@@ -106,23 +122,27 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			: undefined;
 
 		const simplify = this.getNodeParameter('simplify', i) as boolean;
-		const orderItems: INodeExecutionData[] = [];
-		const offsets = new OffsetCheck(this.getNode(), i);
-		for (let offset = 0; ; ) {
-			const pageSize = Math.min(MAX_PAGE_SIZE, limit - orderItems.length);
-			const data = await apiRequest.call(this, 'GET', '/orders.php', {
-				qs: { limit: pageSize, offset, status, updated_after: updatedAfter },
-				itemIndex: i,
-			});
-			const { orders, more } = readOrdersPage(data);
-			offsets.page(orders, offset);
-			runPolicyOf(this).report.page(offset, pageSize, orders.length, hasMoreOf(data));
-			for (const order of orders.slice(0, limit - orderItems.length)) {
-				const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
-				orderItems.push({ json, pairedItem: { item: i } });
-			}
-			offset += orders.length;
-			if (!more || orderItems.length >= limit) break;
+		const read = async (statusSent: string | undefined) => {
+			const found: INodeExecutionData[] = [];
+			await walkOrders.call(
+				this,
+				{ qs: { status: statusSent, updated_after: updatedAfter }, pageSize: () => Math.min(MAX_PAGE_SIZE, limit - found.length), itemIndex: i },
+				(orders) => {
+					for (const order of orders.slice(0, limit - found.length)) {
+						const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
+						found.push({ json, pairedItem: { item: i } });
+					}
+					return found.length < limit;
+				},
+			);
+			return found;
+		};
+		let orderItems = await read(status);
+		if (orderItems.length === 0 && (status !== undefined || updatedAfter !== undefined)) {
+			// An empty answer to a filter says why, and a status written otherwise than the API
+			// writes it ("Accepted") is sent again as the API writes it (version 3).
+			const respelled = await explainEmpty.call(this, i, status, updatedAfter);
+			if (respelled !== undefined) orderItems = await read(respelled);
 		}
 		if (!newestFirst) return orderItems;
 		// created_at, then the id; the separator sorts below every character, so an entry without
@@ -130,4 +150,34 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const key = (item: INodeExecutionData) => `${textOf(item.json.created_at ?? '')}\u0000${textOf(item.json.order_item_id ?? '').padStart(20, '0')}`;
 		return orderItems.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).slice(0, wanted);
 	});
+}
+
+/**
+ * Tells why a filtered list came back empty, naming the filters and the statuses the API's order
+ * items have. Returns the API's spelling of a status that matched only by case, to send instead
+ * (version 3; earlier versions keep sending what the workflow says, and are told).
+ */
+async function explainEmpty(this: IExecuteFunctions, i: number, status: string | undefined, updatedAfter: string | undefined): Promise<string | undefined> {
+	const report = runPolicyOf(this).report;
+	const statuses = status === undefined ? [] : await knownStatuses.call(this, 1, i);
+	const filters = [
+		status === undefined ? undefined : `have status "${cut(status, 50)}"`,
+		updatedAfter === undefined ? undefined : `were updated after ${updatedAfter} (in the credential's Time Zone of the API)`,
+	].filter(Boolean);
+	const none = `No order items ${filters.join(' and ')}.`;
+	if (status === undefined || statuses.includes(status)) {
+		report.tell({ type: 'info', message: `${none} Choose an earlier Updated After, or check the credential's Time Zone of the API.` });
+		return undefined;
+	}
+	const spelled = statuses.find((known) => known.toLowerCase() === status.toLowerCase());
+	if (spelled !== undefined && this.getNode().typeVersion >= 3) {
+		report.tell({ type: 'info', message: `Status "${cut(status, 50)}" was sent as "${spelled}", as the API writes it.` });
+		return spelled;
+	}
+	const fix = spelled === undefined ? 'Choose one of those under Filters › Status.' : `Statuses match exactly: use "${spelled}".`;
+	report.tell({
+		type: 'warning',
+		message: `${none} The order items in the list have the statuses ${statuses.map((known) => `"${cut(known, 50)}"`).join(', ')}. ${fix}`,
+	});
+	return undefined;
 }

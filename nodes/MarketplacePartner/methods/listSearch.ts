@@ -1,0 +1,60 @@
+// The editor's lists: the order items to pick from (Order › Get), searchable by order number and
+// product, and the order statuses the API writes (Order › Get Many's Status filter).
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
+import { knownStatuses, walkOrders } from '../transport/orderPages';
+import { startRun } from '../transport/runPolicy';
+import { oneLine, textOf } from '../helpers/untrusted';
+
+/** Order items per answer before the editor asks for more (as the user scrolls). */
+const RESULTS = 50;
+/**
+ * Pages one answer reads at most: the API cannot search, so a search reads the list and keeps what
+ * matches. Enough to find an order number among 5,000 order items at once; past them, the editor's
+ * next page goes on from where this one stopped.
+ */
+const SEARCH_PAGES = 50;
+/** Pages read for the statuses: what the first order items show. */
+const STATUS_PAGES = 3;
+/** How much of each untrusted field a list entry shows. */
+const LABEL_CHARS = 80;
+
+function field(value: unknown): string {
+	return oneLine(textOf(value ?? ''), LABEL_CHARS);
+}
+
+/** "ORD-A-0000106 · Wireless Mouse · SKU-A-70001 · accepted": what a person knows an order item by. */
+export function orderItemLabel(order: IDataObject): string {
+	const product = (order.product ?? {}) as IDataObject;
+	return [order.order_no, product.title, product.sku, order.status].map(field).filter(Boolean).join(' · ') || `Order item ${field(order.order_item_id)}`;
+}
+
+function searchText(order: IDataObject): string {
+	const product = (order.product ?? {}) as IDataObject;
+	return [order.order_no, order.order_item_id, product.title, product.sku].map(field).join('\n').toLowerCase();
+}
+
+export async function searchOrderItems(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	startRun(this);
+	const wanted = (filter ?? '').trim().toLowerCase();
+	const results: INodeListSearchResult['results'] = [];
+	let pages = 0;
+	const next = await walkOrders.call(this, { offset: Number(paginationToken) || 0 }, (orders) => {
+		for (const order of orders) {
+			if (wanted && !searchText(order).includes(wanted)) continue;
+			results.push({ name: orderItemLabel(order), value: textOf(order.order_item_id) });
+		}
+		return results.length < RESULTS && ++pages < (wanted ? SEARCH_PAGES : 1);
+	});
+	return { results, paginationToken: next === undefined ? undefined : String(next) };
+}
+
+/** "label_ready" as "Label Ready": the status list shows words, and sends the API's own spelling. */
+function statusName(status: string): string {
+	return oneLine(status.replace(/[_-]+/g, ' '), LABEL_CHARS).replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+}
+
+export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	startRun(this);
+	const statuses = await knownStatuses.call(this, STATUS_PAGES);
+	return statuses.map((status) => ({ name: statusName(status), value: status, description: `Sent as "${oneLine(status, LABEL_CHARS)}", as the API writes it` }));
+}

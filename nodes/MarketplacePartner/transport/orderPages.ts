@@ -1,0 +1,62 @@
+// One walk over GET /orders.php for every reader of the list (Get Many, Get by order number, the
+// order item and status lists of the editor): each page checked for an API that ignores the
+// offset, and counted for the run's report.
+import type { IDataObject } from 'n8n-workflow';
+import type { QueryValue } from './signing';
+import { apiRequest } from './index';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from './answers';
+import { runPolicyOf, type ApiContext } from './runPolicy';
+
+/** The API's maximum page size. */
+export const MAX_PAGE_SIZE = 100;
+
+export interface Walk {
+	/** Filters of the list (status, updated_after). */
+	qs?: Record<string, QueryValue>;
+	/** Where to start; 0 unless a walk goes on from an earlier one (the editor's next page). */
+	offset?: number;
+	/** The page size to ask for next (at most MAX_PAGE_SIZE): it may shrink as a limit comes near. */
+	pageSize?: () => number;
+	itemIndex?: number;
+}
+
+/**
+ * Walks the list page by page, handing each page's order items to `visit`, until the last page or
+ * until `visit` returns false. Returns the offset after the last entry read, or undefined when the
+ * list has ended there.
+ */
+export async function walkOrders(
+	this: ApiContext,
+	{ qs = {}, offset = 0, pageSize = () => MAX_PAGE_SIZE, itemIndex }: Walk,
+	visit: (orders: IDataObject[]) => boolean | void,
+): Promise<number | undefined> {
+	const offsets = new OffsetCheck(this.getNode(), itemIndex);
+	for (;;) {
+		const limit = pageSize();
+		const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit, offset, ...qs }, itemIndex });
+		const { orders, more } = readOrdersPage(data);
+		offsets.page(orders, offset);
+		runPolicyOf(this).report.page(offset, limit, orders.length, hasMoreOf(data));
+		offset += orders.length;
+		const goOn = visit(orders) !== false;
+		if (!more) return undefined;
+		if (!goOn) return offset;
+	}
+}
+
+/** The one order status the API documents; a list that shows none still offers it. */
+const DOCUMENTED_STATUSES = ['accepted'];
+
+/**
+ * The order statuses the API writes, as it writes them: those of the order items on the first
+ * `pages` pages, and the documented ones. The API has no list of its statuses.
+ */
+export async function knownStatuses(this: ApiContext, pages: number, itemIndex?: number): Promise<string[]> {
+	const statuses = new Set(DOCUMENTED_STATUSES);
+	let read = 0;
+	await walkOrders.call(this, { itemIndex }, (orders) => {
+		for (const order of orders) if (typeof order.status === 'string' && order.status.trim()) statuses.add(order.status);
+		return ++read < pages;
+	});
+	return [...statuses].sort();
+}
