@@ -88,7 +88,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(error).toBeUndefined();
 			expect(items[0].json).toMatchObject({ product_id: product.product_id, new_stock: 6 });
 			const missing = await run({ ...auto, columnNames: { stock: '  Menge ' } }, [{ product_id: product.product_id, Qty: '6' }]);
-			expect(missing.error?.message).toBe('The column "Menge" named for Stock under Column Names is not in this item. The item\'s columns: "product_id", "Qty".');
+			expect(missing.error?.message).toBe(
+				'This item has no Stock column. The column "Menge" named under Column Names › Stock Column is not in this item. The item\'s columns: "product_id", "Qty".',
+			);
 		});
 
 		test('a Product ID of 0 is refused before anything is sent: ids start at 1', async () => {
@@ -109,11 +111,25 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		});
 
 		test.each([
-			[{}, { Product: 1, stock: 1 }, 'This item has no Product ID column: looked for "product_id" or a header such as "Product ID". If your data calls it otherwise, name that column under Column Names › Product ID Column. The item\'s columns: "Product", "stock".'],
-			[{ stock: 'Qty' }, { product_id: 1, stock: 1 }, 'The column "Qty" named for Stock under Column Names is not in this item. The item\'s columns: "product_id", "stock".'],
+			// The one column no field reads is offered for the one field without a column.
+			[{}, { Product: 1, stock: 1 }, 'This item has no Product ID column. If "Product" is your Product ID column, name it under Column Names › Product ID Column. The item\'s columns: "Product", "stock".'],
+			[{}, { Product: 1, Title: 'x', stock: 1 }, 'This item has no Product ID column. Looked for "product_id" or a header such as "Product ID"; name your Product ID column under Column Names › Product ID Column. The item\'s columns: "Product", "Title", "stock".'],
+			[{ stock: 'Qty' }, { product_id: 1, stock: 1 }, 'This item has no Stock column. The column "Qty" named under Column Names › Stock Column is not in this item. The item\'s columns: "product_id", "stock".'],
 			[{}, { product_id: 1, 'Product ID': 2, stock: 1 }, null],
 			[{}, { 'Product ID': 1, productId: 2, stock: 1 }, 'The columns "Product ID" and "productId" all read as product_id; keep one of them, or name the one to use under Column Names.'],
-			[{}, {}, 'This item has no Product ID column: looked for "product_id" or a header such as "Product ID". If your data calls it otherwise, name that column under Column Names › Product ID Column. The item\'s columns: none.'],
+			// Every missing column at once, each with its fix: one run to find them all.
+			[
+				{},
+				{},
+				'This item has no Product ID column and no Stock column. Looked for "product_id" or a header such as "Product ID"; name your Product ID column under Column Names › Product ID Column. ' +
+					'Looked for "stock" or a header such as "Stock"; name your Stock column under Column Names › Stock Column. The item\'s columns: none.',
+			],
+			[
+				{ stock: 'Menge' },
+				{ Artikel: 1, Qty: 2 },
+				'This item has no Product ID column and no Stock column. Looked for "product_id" or a header such as "Product ID"; name your Product ID column under Column Names › Product ID Column. ' +
+					'The column "Menge" named under Column Names › Stock Column is not in this item. The item\'s columns: "Artikel", "Qty".',
+			],
 		])('with Column Names %j, the row %j is refused: %s', async (columnNames, row, message) => {
 			const { error } = await run({ ...auto, columnNames }, [row]);
 			if (message === null) {
@@ -123,6 +139,38 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			}
 			expect(error?.message).toBe(message);
 			expect(await requests()).toBe(0);
+		});
+
+		describe('a sheet of SKU and Qty, met with the defaults (Identify Product By: Product ID)', () => {
+			const products = () => simple.slice(40, 43);
+			const sheet = (stocks: number[]) => products().map((p, i) => ({ SKU: p.sku, Qty: String(stocks[i]) }));
+			const stocks = () => Promise.all(products().map((p) => stockOf(p.product_id)));
+			const bothFixes =
+				'This item has no Product ID column and no Stock column. Its column "SKU" reads as SKU: to update by SKU, set Identify Product By › SKU. ' +
+				'If "Qty" is your Stock column, name it under Column Names › Stock Column. The item\'s columns: "SKU", "Qty".';
+
+			test('applies every row within two runs: the first error names both fixes at once, the second run follows them', async () => {
+				const before = await stocks();
+				const wanted = before.map((stock) => stock + 7);
+				const first = await run({ resource: 'stock', operation: 'update' }, sheet(wanted));
+				expect(first.error?.message).toBe(bothFixes);
+				expect(first.error?.description).toBe('Nothing was sent for this item. Make the change the message names (or rename the columns in your data) and run it again.');
+				expect(first.error?.context?.itemIndex).toBe(0);
+				expect(await requests()).toBe(0);
+				expect(await stocks()).toEqual(before);
+
+				const second = await run({ resource: 'stock', operation: 'update', identifyBy: 'sku', columnNames: { stock: 'Qty' } }, sheet(wanted));
+				expect(second.error).toBeUndefined();
+				expect(second.items.map((i) => [i.json.product_id, i.json.new_stock])).toEqual(products().map((p, i) => [p.product_id, wanted[i]]));
+				expect(await stocks()).toEqual(wanted);
+			});
+
+			test('with Continue On Fail every row comes out as an error item naming both fixes, and nothing is sent', async () => {
+				const { items, error } = await run(auto, sheet([1, 2, 3]), { continueOnFail: true });
+				expect(error).toBeUndefined();
+				expect(items.map((i) => [i.json.error, (i.json.details as { code: string }).code, i.pairedItem])).toEqual([0, 1, 2].map((item) => [bothFixes, 'invalid_value', { item }]));
+				expect(await requests()).toBe(0);
+			});
 		});
 	});
 
@@ -197,6 +245,14 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(shown('productId')).toEqual(['externalRef', 'productId', 'stock', 'variantCombinationId']);
 		});
 
+		test('a sheet of product_id met by SKU: the error says to set Identify Product By › Product ID', async () => {
+			const { error } = await run(bySku, [{ 'Product ID': simple[46].product_id, Stock: 1 }]);
+			expect(error?.message).toBe(
+				'This item has no SKU column. Its column "Product ID" reads as Product ID: to update by Product ID, set Identify Product By › Product ID. The item\'s columns: "Product ID", "Stock".',
+			);
+			expect(await requests()).toBe(0);
+		});
+
 		test('a SKU column named otherwise is named once', async () => {
 			const { items, error } = await run({ ...bySku, columnNames: { sku: 'Item Code', stock: 'Qty' } }, [{ 'Item Code': simple[13].sku, Qty: 2 }]);
 			expect(error).toBeUndefined();
@@ -224,7 +280,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(items[2].json).toMatchObject({ error: 'This product has variants: the stock must be set per variant', details: { code: 'variant_required' } });
 			expect(items[3].json).toMatchObject({ details: { code: 'variant_not_found' } });
 			expect(items[4].json).toMatchObject({ error: 'SKU (column "sku") is empty; it needs the product\'s SKU.', details: { code: 'invalid_value', itemIndex: 4 } });
-			expect(items[5].json.error).toMatch(/^This item has no SKU column: looked for "sku"/);
+			expect(items[5].json.error).toBe(
+				'This item has no SKU column. Looked for "sku" or a header such as "SKU"; name your SKU column under Column Names › SKU Column. The item\'s columns: "stock".',
+			);
 			expect(items[6].json.error).toBe('Stock (column "stock") must be a whole number, but got "x".');
 			expect(items[7].json).toMatchObject({ product_id: simple[14].product_id, new_stock: 8 });
 			expect(await stockOf(foreign.product_id)).toBe(foreignBefore);

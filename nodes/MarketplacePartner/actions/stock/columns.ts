@@ -62,6 +62,14 @@ export function stockColumns(identifyBy: IdentifyBy): StockColumn[] {
 }
 
 /**
+ * The identifier the other choice of Identify Product By reads (its option is named as the column's
+ * displayName): a sheet with its column and not the chosen one's was made for that choice.
+ */
+export function otherIdentifier(identifyBy: IdentifyBy): StockColumn {
+	return identifyBy === 'sku' ? identifiers.productId : identifiers.sku;
+}
+
+/**
  * The resource mapper's fields. All typed as text: n8n converts mapped values to a field's type
  * before the node sees them, and would turn an empty number cell into 0, a stock of zero. The
  * node's own checks read "12" as 12 and refuse "", "-1" and "12.5" with the column's name.

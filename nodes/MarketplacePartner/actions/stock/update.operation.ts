@@ -10,7 +10,7 @@ import { mapWithConcurrency } from '../../transport/concurrency';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
 import { isTool } from '../tool';
-import { stockColumns, type IdentifyBy, type StockColumn } from './columns';
+import { otherIdentifier, stockColumns, type IdentifyBy, type StockColumn } from './columns';
 
 /**
  * Rows in progress at once. A row waiting for its retry holds no request slot (the run's policy
@@ -261,34 +261,83 @@ function mappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowRead
 }
 
 /** "Map Automatically": each field from its column of the item, found once per header, no expression. */
-function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
+function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[], identifyBy: IdentifyBy): RowReader {
 	const named = context.getNodeParameter('columnNames', 0, {}) as IDataObject;
 	const finders = columns.map((column) => {
 		const name = typeof named[column.option] === 'string' ? (named[column.option] as string).trim() : '';
 		return { column, name, find: columnFinder(name ? [name] : column.names) };
 	});
+	const other = otherIdentifier(identifyBy);
+	const alternative: Alternative = { replaces: columns[0], column: other, find: columnFinder(other.names) };
 	return ({ json }) => {
 		const values: Row['values'] = {};
 		const labels: Record<string, string> = {};
+		const read = new Set<string>();
+		const missing: Missing[] = [];
 		for (const { column, name, find } of finders) {
 			const header = find(json);
 			if (header === undefined) {
-				if (!column.required) continue;
-				throw new Error(`${missingColumn(column, name)} The item's columns: ${Object.keys(json).map((c) => `"${c}"`).join(', ') || 'none'}.`);
+				if (column.required) missing.push({ column, name });
+				continue;
 			}
 			values[column.id] = json[header];
 			labels[column.id] = `${column.displayName} (column "${header}")`;
+			read.add(header);
+		}
+		if (missing.length > 0) {
+			throw new NodeOperationError(context.getNode(), missingColumns(missing, json, read, alternative), {
+				description: 'Nothing was sent for this item. Make the change the message names (or rename the columns in your data) and run it again.',
+			});
 		}
 		return { values, label: (id) => labels[id] };
 	};
 }
 
-function missingColumn(column: StockColumn, named: string): string {
-	if (named) return `The column "${named}" named for ${column.displayName} under Column Names is not in this item.`;
-	return (
-		`This item has no ${column.displayName} column: looked for "${column.names[0]}" or a header such as "${column.displayName}". ` +
-		`If your data calls it otherwise, name that column under Column Names › ${column.displayName} Column.`
-	);
+/** A required field the item has no column for, and the column named for it under Column Names ('' if none). */
+interface Missing {
+	column: StockColumn;
+	name: string;
+}
+
+/** The other choice of Identify Product By: the identifier it replaces, its own, and how to find its column. */
+interface Alternative {
+	replaces: StockColumn;
+	column: StockColumn;
+	find: (json: IDataObject) => string | undefined;
+}
+
+/**
+ * One message for every required column the item lacks, each with its fix, so that one change of
+ * the node fixes the row. An item with the other identifier's column was made for the other choice
+ * of Identify Product By; the item's one column no field reads is offered for the one still unfixed.
+ */
+function missingColumns(missing: Missing[], json: IDataObject, read: Set<string>, alternative: Alternative): string {
+	const headers = Object.keys(json);
+	const switchTo = missing.some(({ column, name }) => column === alternative.replaces && !name) ? headerOf(alternative, json) : undefined;
+	const spare = headers.filter((header) => !read.has(header) && header !== switchTo);
+	const switches = (column: StockColumn) => switchTo !== undefined && column === alternative.replaces;
+	const unfixed = missing.filter(({ column, name }) => !name && !switches(column));
+	const fixes = missing.map(({ column, name }) => {
+		const { displayName } = column;
+		if (name) return `The column "${name}" named under Column Names › ${displayName} Column is not in this item.`;
+		if (switches(column)) {
+			const by = alternative.column.displayName;
+			return `Its column "${switchTo}" reads as ${by}: to update by ${by}, set Identify Product By › ${by}.`;
+		}
+		if (unfixed.length === 1 && spare.length === 1) return `If "${spare[0]}" is your ${displayName} column, name it under Column Names › ${displayName} Column.`;
+		return `Looked for "${column.names[0]}" or a header such as "${displayName}"; name your ${displayName} column under Column Names › ${displayName} Column.`;
+	});
+	const columns = headers.map((c) => `"${c}"`).join(', ') || 'none';
+	return `This item has no ${missing.map(({ column }) => `${column.displayName} column`).join(' and no ')}. ${fixes.join(' ')} The item's columns: ${columns}.`;
+}
+
+/** The other identifier's column of the item; none when several read as it, as picking one would be a guess. */
+function headerOf(alternative: Alternative, json: IDataObject): string | undefined {
+	try {
+		return alternative.find(json);
+	} catch {
+		return undefined;
+	}
 }
 
 /** The guard: limits a row must keep to (as a tool, a reason for every change). */
@@ -335,7 +384,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		identifyBy = this.getNodeParameter('identifyBy', 0, 'productId') as IdentifyBy;
 		const columns = stockColumns(identifyBy);
 		const mode = this.getNodeParameter('columns.mappingMode', 0, 'autoMapInputData') as string;
-		readRow = mode === 'autoMapInputData' ? autoMappedRows(this, columns) : mappedRows(this, columns);
+		readRow = mode === 'autoMapInputData' ? autoMappedRows(this, columns, identifyBy) : mappedRows(this, columns);
 	} else {
 		readRow = v1Rows(this);
 	}
