@@ -171,6 +171,19 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				expect(items.map((i) => [i.json.error, (i.json.details as { code: string }).code, i.pairedItem])).toEqual([0, 1, 2].map((item) => [bothFixes, 'invalid_value', { item }]));
 				expect(await requests()).toBe(0);
 			});
+
+			test('its SKUs named as the Product ID column: the error says they look like SKUs and points to Identify Product By › SKU', async () => {
+				const { error } = await run({ ...auto, columnNames: { productId: 'SKU', stock: 'Qty' } }, [
+					{ SKU: String(simple[44].product_id), Qty: '5' },
+					{ SKU: 'SKU-A-70001', Qty: '5' },
+				]);
+				expect(error?.message).toBe('Product ID (column "SKU") must be a whole number, but got "SKU-A-70001", which looks like a SKU: to update by SKU, set Identify Product By › SKU.');
+				expect(error?.context?.itemIndex).toBe(1);
+				expect(await requests()).toBe(0);
+				// A number mistyped is not taken for a SKU.
+				const mistyped = await run(auto, [{ product_id: '12.5', stock: '5' }]);
+				expect(mistyped.error?.message).toBe('Product ID (column "product_id") must be a whole number, but got "12.5".');
+			});
 		});
 	});
 
@@ -200,6 +213,13 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const { error } = await run(parameters, [{ pid: simple[11].product_id, qty: '' }]);
 			expect(error?.message).toBe('Stock is empty; it needs a whole number.');
 			expect(await stockOf(simple[11].product_id)).toBe(before);
+		});
+
+		test('a SKU mapped as the Product ID is said to look like one, pointing to Identify Product By › SKU', async () => {
+			const parameters = await defineBelow({ product_id: '={{ $json.code }}', stock: '={{ $json.qty }}' });
+			const { error } = await run(parameters, [{ code: simple[45].sku, qty: '1' }]);
+			expect(error?.message).toBe(`Product ID must be a whole number, but got "${simple[45].sku}", which looks like a SKU: to update by SKU, set Identify Product By › SKU.`);
+			expect(await requests()).toBe(0);
 		});
 	});
 

@@ -8,11 +8,13 @@ const QUOTED_CHARS = 100;
 /**
  * Returns the whole number, or undefined when optional and empty; throws a message otherwise.
  * `why` says why the minimum exists, for a value under it ("stock cannot be negative").
+ * `ifLetters` is added for text with letters in it: no mistyped number but another kind of value,
+ * such as a SKU where an id belongs, which the user fixes elsewhere than in the value.
  */
 export function toWholeNumber(
 	value: unknown,
 	field: string,
-	{ min = 0, optional = false, why }: { min?: number; optional?: boolean; why?: string } = {},
+	{ min = 0, optional = false, why, ifLetters }: { min?: number; optional?: boolean; why?: string; ifLetters?: string } = {},
 ): number | undefined {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	// A checkbox or a nested value is not empty: it is the wrong kind of value, as toSku says too.
@@ -22,7 +24,8 @@ export function toWholeNumber(
 		throw new Error(`${field} is empty; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
 	}
 	if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-		throw new Error(`${field} must be a whole number, but got "${cut(text, QUOTED_CHARS)}".`);
+		const hint = ifLetters && /\p{L}/u.test(text) ? `, ${ifLetters}` : '';
+		throw new Error(`${field} must be a whole number, but got "${cut(text, QUOTED_CHARS)}"${hint}.`);
 	}
 	const number = Number(text);
 	if (number < min) {

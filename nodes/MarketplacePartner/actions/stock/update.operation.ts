@@ -349,12 +349,15 @@ interface Guard {
 /** A row the guard's Maximum Stock refused: counted for the run's report. */
 class RefusedByGuard extends Error {}
 
-/** The request body of a row, in the API's field order; every value checked before anything is sent. */
-function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard): IDataObject {
+/**
+ * The request body of a row, in the API's field order; every value checked before anything is sent.
+ * `skuHint` is said of a Product ID with letters in it, as a SKU has.
+ */
+function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard, skuHint?: string): IDataObject {
 	const body: IDataObject =
 		identifyBy === 'sku'
 			? { sku: toSku(values.sku, label('sku')) }
-			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1 }) };
+			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1, ifLetters: skuHint }) };
 	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' }) as number;
 	if (stock > (guard.maxStock ?? Infinity)) {
 		throw new RefusedByGuard(
@@ -393,6 +396,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const guard: Guard = { maxStock: readMaxStock(this, tool), requireExternalRef: tool };
 	// As a tool, errors name each value by its API field: the model's argument.
 	const apiNames: Row['label'] = (id) => id;
+	// Version 1 has no Identify Product By, and a model cannot change the node's parameters.
+	const skuHint = this.getNode().typeVersion >= 2 && !tool ? 'which looks like a SKU: to update by SKU, set Identify Product By › SKU' : undefined;
 
 	// Every row is checked before anything is sent: a bad value never reaches the API, and without
 	// Continue On Fail a sheet with a bad row changes no stock at all.
@@ -400,7 +405,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const prepared: Prepared[] = items.map((item, i) => {
 		try {
 			const row = readRow(item, i);
-			return { body: bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard) };
+			return { body: bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard, skuHint) };
 		} catch (error) {
 			if (error instanceof RefusedByGuard) refused++;
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };
