@@ -334,6 +334,25 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		});
 	});
 
+	describe('what the editor says about Map Automatically', () => {
+		const shown = () =>
+			node.description.properties.filter((p) =>
+				NodeHelpers.displayParameter({ resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData' } }, p, { typeVersion: 2 }, node.description),
+			);
+
+		test("our notice goes on from n8n's own, which no typeOption hides or rewords: the same columns, and what else counts as their name", () => {
+			const columns = shown().find((p) => p.name === 'columns')!;
+			// n8n 2.41's resourceMapper.autoMappingNotice as the editor fills it in: {fieldWord} from the
+			// mapper's fieldWords, {serviceName} the node's display name.
+			const n8nNotice = `In this mode, make sure the incoming data fields are named the same as the ${columns.typeOptions?.resourceMapper?.fieldWords?.plural} in ${node.description.displayName}. (Use an 'Edit Fields' node before this node to change them if required.)`;
+			expect(n8nNotice).toBe("In this mode, make sure the incoming data fields are named the same as the columns in Marketplace Partner. (Use an 'Edit Fields' node before this node to change them if required.)");
+			expect(shown().find((p) => p.name === 'autoMapNotice')?.displayName).toBe(
+				'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, and where needed variant_combination_id and external_ref. ' +
+					'A header written differently, such as "Product ID" or "productId", counts as the same name. Instead of an Edit Fields node, you can name a column once under Column Names (e.g. "Qty" as Stock Column).',
+			);
+		});
+	});
+
 	describe('versions', () => {
 		test('version 1 keeps its parameters (Product ID, Stock, Additional Fields); version 2 has the mapper', () => {
 			const shown = (typeVersion: number) =>

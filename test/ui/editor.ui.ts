@@ -191,7 +191,9 @@ describe('the editor in a real browser', () => {
 		// The select shows its choice as text or in an input's value, by design-system version.
 		const shown = await mappingMode.evaluate((el) => `${el.textContent} ${[...el.querySelectorAll('input')].map((i) => i.value).join(' ')}`);
 		expect(shown).toContain('Map Automatically');
-		await expect(ndv.getByText(/Each input item needs the columns product_id \(or sku\) and stock/).first()).toBeVisibleSoon();
+		// n8n's own notice of this mode, then the node's, which goes on from it: one account, not two.
+		await expect(ndv.getByText('make sure the incoming data fields are named the same as the columns in Marketplace Partner', { exact: false }).first()).toBeVisibleSoon();
+		await expect(ndv.getByText(/The columns in Marketplace Partner are product_id \(or sku, as Identify Product By says\) and stock/).first()).toBeVisibleSoon();
 		// An empty CSV cell previews as empty, not as a red "undefined".
 		expect((await ndv.innerText()).split('\n')).not.toContain('undefined');
 		await shot('stock-update', ndv.locator('[data-test-id="output-panel"]'));

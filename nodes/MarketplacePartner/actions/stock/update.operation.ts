@@ -116,9 +116,12 @@ const v2Properties: INodeProperties[] = [
 			},
 		},
 	},
+	// Shown right under n8n's own notice of this mode ("make sure the incoming data fields are named
+	// the same as the columns in Marketplace Partner…"), which no typeOption hides or rewords in
+	// n8n 2.x: this one goes on from it, naming those columns and what else counts as the same name.
 	{
 		displayName:
-			'Each input item needs the columns product_id (or sku) and stock, and may have variant_combination_id and external_ref. Headers written differently, such as "Product ID" or "productId", are found too; name other columns (e.g. "Qty") under Column Names.',
+			'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, and where needed variant_combination_id and external_ref. A header written differently, such as "Product ID" or "productId", counts as the same name. Instead of an Edit Fields node, you can name a column once under Column Names (e.g. "Qty" as Stock Column).',
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
