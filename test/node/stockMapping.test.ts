@@ -351,6 +351,23 @@ describe('Stock > Update v2 in the n8n engine', () => {
 					'A header written differently, such as "Product ID" or "productId", counts as the same name. Instead of an Edit Fields node, you can name a column once under Column Names (e.g. "Qty" as Stock Column).',
 			);
 		});
+
+		test("the help texts are in the user's words: no API spec, no sandbox", () => {
+			const texts: string[] = [];
+			const collect = (value: unknown): void => {
+				if (Array.isArray(value)) value.forEach(collect);
+				else if (value && typeof value === 'object') {
+					for (const [key, v] of Object.entries(value)) {
+						if (['displayName', 'name', 'description', 'hint', 'placeholder'].includes(key) && typeof v === 'string') texts.push(v);
+						else collect(v);
+					}
+				}
+			};
+			collect(shown());
+			expect(texts.filter((text) => /\b(spec|sandbox)\b/i.test(text))).toEqual([]);
+			const sku = (shown().find((p) => p.name === 'identifyBy')?.options as Array<{ value: string; description: string }>).find((o) => o.value === 'sku');
+			expect(sku?.description).toBe('Your own SKU, sent in place of product_id. Not every marketplace accepts SKUs; Connection › Check Setup, given a Test Product and its SKU, tells you whether yours does.');
+		});
 	});
 
 	describe('versions', () => {

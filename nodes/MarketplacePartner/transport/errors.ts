@@ -209,7 +209,7 @@ const BY_SKU: Record<string, Explanation> = {
 const SKU_NOT_ACCEPTED: Explanation = {
 	message: 'This marketplace does not accept updates by SKU',
 	description:
-		'The node sent the product as sku, the alternative to product_id that the Partner API spec mentions without publishing, and the API asked for product_id instead. Set Identify Product By to Product ID and map the column that holds the marketplace product_id.',
+		'The node sent the product as sku, and the API asked for product_id instead: not every marketplace accepts SKUs. Set Identify Product By to Product ID and map the column that holds the marketplace product_id.',
 };
 
 /**

@@ -90,7 +90,8 @@ const v2Properties: INodeProperties[] = [
 			{
 				name: 'SKU',
 				value: 'sku',
-				description: 'Your SKU, sent as sku: the alternative to product_id the API spec mentions without publishing; not every marketplace accepts it',
+				description:
+					'Your own SKU, sent in place of product_id. Not every marketplace accepts SKUs; Connection › Check Setup, given a Test Product and its SKU, tells you whether yours does.',
 			},
 		],
 		default: 'productId',
