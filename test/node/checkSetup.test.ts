@@ -7,6 +7,15 @@ import { ok, startScriptedApi, type Answer } from '../helpers/scriptedApi';
 
 type Product = { product_id: number; sku: string; stock: number; variant_combination_ids: number[] };
 
+// n8n's table view makes a column of every key any finding has, and shows a red `undefined` (or
+// `null`, `[empty]`, `[empty object]`) where a finding lacks one: each finding fills every column.
+const COLUMNS = ['check', 'result', 'finding', 'setting', 'details'];
+function expectEveryColumn(findings: IDataObject[]) {
+	const blank = (value: unknown) => value === undefined || value === null || value === '' || (typeof value === 'object' && Object.keys(value).length === 0);
+	expect(findings.flatMap((f) => COLUMNS.filter((column) => blank(f[column])).map((column) => `${String(f.check)}: ${column}`))).toEqual([]);
+	expect(findings.filter((f) => Object.keys(f).join() !== COLUMNS.join())).toEqual([]);
+}
+
 async function checkSetup(sb: RunningSandbox, extra: IDataObject = {}, testProduct: IDataObject = {}, app = 'seller-a-full') {
 	const { items, error } = await runNode({
 		parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
@@ -14,6 +23,7 @@ async function checkSetup(sb: RunningSandbox, extra: IDataObject = {}, testProdu
 	});
 	expect(error).toBeUndefined();
 	expect(items.every((i) => JSON.stringify(i.pairedItem) === '{"item":0}')).toBe(true);
+	expectEveryColumn(items.map((i) => i.json));
 	return Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>;
 }
 
@@ -44,14 +54,22 @@ describe('Check Setup against the sandbox as it is by default', () => {
 			check: 'Authentication',
 			result: 'ok',
 			finding: 'Requests are signed correctly: /ping.php answered HTTP 200.',
+			setting: 'None needed',
 			details: { okWrittenAs: 'boolean true' },
 		});
 		expect(report.Clock).toMatchObject({ result: 'ok', finding: "The API's clock and this machine's agree (Date header)." });
-		expect(report['Permission orders:read']).toEqual({ check: 'Permission orders:read', result: 'ok', finding: 'Granted: Order › Get Many and the Orders Trigger can be used.' });
+		expect(report['Permission orders:read']).toEqual({
+			check: 'Permission orders:read',
+			result: 'ok',
+			finding: 'Granted: Order › Get Many and the Orders Trigger can be used.',
+			setting: 'None needed',
+			details: { httpStatus: 200 },
+		});
 		expect(report['List paging']).toEqual({
 			check: 'List paging',
 			result: 'ok',
 			finding: 'The first page held 100 order items (100 asked for). has_more is written as boolean true.',
+			setting: 'None needed',
 			details: { returned: 100, pageCap: null, hasMoreWrittenAs: 'boolean true' },
 		});
 		expect(report['List values'].finding).toMatch(/^Ids and numbers are written as number; datetimes as string "\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"\. The page is ordered by order_item_id ascending\.$/);
@@ -60,9 +78,15 @@ describe('Check Setup against the sandbox as it is by default', () => {
 			check: 'Errors',
 			result: 'ok',
 			finding: 'A missing order item is answered HTTP 404 with code order_not_found, as {"ok":false,"error":{"code","message"}} (the code inside an error object).',
+			setting: 'None needed',
 			details: { httpStatus: 404, code: 'order_not_found' },
 		});
-		expect(report['Time zone']).toMatchObject({ result: 'skipped', finding: expect.stringMatching(/^Not checked: fill in Test Product/) });
+		expect(report['Time zone']).toMatchObject({
+			result: 'skipped',
+			finding: expect.stringMatching(/^Not checked: fill in Test Product/),
+			setting: 'Test Product, to check it',
+			details: { waitingFor: 'Test Product' },
+		});
 		// Nothing written.
 		const stats = await sb.control('GET', '/stats');
 		expect(Object.keys(stats.byEndpoint).filter((k: string) => k.startsWith('POST'))).toEqual([]);
@@ -112,7 +136,13 @@ describe('Check Setup against the sandbox as it is by default', () => {
 			finding: expect.stringMatching(/^The Partner API could not verify the request signature\. API code: invalid_signature\./),
 			details: { httpStatus: 401 },
 		});
-		expect(report['Other checks']).toEqual({ check: 'Other checks', result: 'skipped', finding: 'Skipped: they need a credential the API accepts. Fix the authentication first.' });
+		expect(report['Other checks']).toEqual({
+			check: 'Other checks',
+			result: 'skipped',
+			finding: 'Skipped: they need a credential the API accepts. Fix the authentication first.',
+			setting: 'None needed',
+			details: { waitingFor: 'Authentication' },
+		});
 		expect(Object.keys(report)).toEqual(['Authentication', 'Clock', 'Other checks']);
 	});
 
@@ -222,6 +252,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 				parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
 				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
 			});
+			expectEveryColumn(items.map((i) => i.json));
 			return { report: Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>, error, requests: api.requests.map((r) => `${r.method} ${r.url.replace('/api/partner/v1', '')}`) };
 		} finally {
 			await api.close();
@@ -240,11 +271,25 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			check: 'Clock',
 			result: 'warning',
 			finding: "The API sends no Date header: the node cannot correct a clock difference by itself. Keep this machine's clock synchronised (NTP).",
+			setting: "None in n8n: synchronise this machine's clock (NTP)",
+			details: { dateHeader: 'absent' },
 		});
 		expect(report['List paging']).toMatchObject({ finding: 'The first page held 0 order items (100 asked for). has_more is written as boolean false.', details: { returned: 0, pageCap: null } });
 		expect(report['List values']).toBeUndefined();
-		expect(report['Permission orders:detail']).toEqual({ check: 'Permission orders:detail', result: 'skipped', finding: 'Not checked: the list held no order item to read.' });
-		expect(report.Errors).toEqual({ check: 'Errors', result: 'warning', finding: 'Order item 2147483647 (which should not exist) was answered as a success.' });
+		expect(report['Permission orders:detail']).toEqual({
+			check: 'Permission orders:detail',
+			result: 'skipped',
+			finding: 'Not checked: the list held no order item to read.',
+			setting: 'None needed',
+			details: { waitingFor: 'An order item in the list' },
+		});
+		expect(report.Errors).toEqual({
+			check: 'Errors',
+			result: 'warning',
+			finding: 'Order item 2147483647 (which should not exist) was answered as a success.',
+			setting: 'None needed',
+			details: { httpStatus: 200 },
+		});
 		expect(requests).toEqual(['GET /ping.php', 'GET /orders.php?limit=100&offset=0', 'GET /order_detail.php?order_item_id=2147483647']);
 	});
 
@@ -260,6 +305,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			check: 'List paging',
 			result: 'ok',
 			finding: 'The first page held 1 order item (100 asked for). has_more is absent: the node reads on until an empty page (one request more per list).',
+			setting: 'None needed',
 			details: { returned: 1, pageCap: null, hasMoreWrittenAs: 'absent' },
 		});
 		expect(report['List values'].finding).toBe(
@@ -287,6 +333,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			check: 'Permission orders:read',
 			result: 'error',
 			finding: 'The Partner API refused a parameter of the request. API code: invalid_parameter. The API said: limit must be 50.',
+			setting: 'See the finding',
 			details: { httpStatus: 400, code: 'invalid_parameter' },
 		});
 		expect(report['List paging']).toBeUndefined();
@@ -305,12 +352,19 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			],
 			{ productId: 4, stock: 3, sku: ' SKU-4 ' },
 		);
-		expect(report['Time zone']).toEqual({ check: 'Time zone', result: 'skipped', finding: "Not known: the stock answer's updated_at is absent and its Date header is there." });
+		expect(report['Time zone']).toEqual({
+			check: 'Time zone',
+			result: 'skipped',
+			finding: "Not known: the stock answer's updated_at is absent and its Date header is there.",
+			setting: "Time Zone of the API: the marketplace's zone (ask the operator)",
+			details: { updatedAtWrittenAs: 'absent', dateHeader: 'present' },
+		});
 		expect(report['Updates by SKU']).toEqual({
 			check: 'Updates by SKU',
 			result: 'warning',
 			finding: 'Accepted, but the SKU updated product 5, not 4: check the SKU.',
 			setting: 'Identify Product By: SKU or Product ID',
+			details: { productIdUpdated: '5' },
 		});
 	});
 
@@ -327,6 +381,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 				parameters: { resource: 'connection', operation: 'checkSetup', testProduct: { productId: '4', stock: '0', sku: 'SKU-4' } },
 				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
 			});
+			expectEveryColumn(items.map((i) => i.json));
 			const report = Object.fromEntries(items.map((i) => [i.json.check, i.json]));
 			expect(report['Time zone'].finding).toBe("Not known: the stock answer's updated_at is string \"2026-05-01 10:00:00\" and its Date header is missing.");
 			expect(report['Updates by SKU']).toMatchObject({ result: 'ok', finding: 'Accepted: the SKU updated the test product.' });

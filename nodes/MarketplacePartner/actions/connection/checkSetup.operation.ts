@@ -81,13 +81,24 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 type Result = 'ok' | 'warning' | 'error' | 'skipped';
 
+// n8n's table view makes a column of every key any finding has and shows a red `undefined` where
+// one lacks it: every finding fills every column.
 interface Finding {
 	check: string;
 	result: Result;
 	finding: string;
-	/** The setting the finding implies, when there is one. */
-	setting?: string;
-	details?: IDataObject;
+	/** The setting the finding implies, or NO_SETTING. */
+	setting: string;
+	/** What the finding rests on: the API's answer, or what the check waits for. */
+	details: IDataObject;
+}
+
+const NO_SETTING = 'None needed';
+const NO_SETTING_CLOCK = 'None in n8n: synchronise this machine\'s clock (NTP)';
+
+/** A check not made, the setting that would make it, and what it waits for. */
+function skipped(check: string, finding: string, waitingFor: string, setting = NO_SETTING): Finding {
+	return { check, result: 'skipped', finding, setting, details: { waitingFor } };
 }
 
 /** A refusal in words: the node's message, then the API's code and words and what to do. */
@@ -100,13 +111,15 @@ function refusal(context: IExecuteFunctions, answer: ApiAnswer): string {
 }
 
 function permissionFinding(context: IExecuteFunctions, permission: string, what: string, answer: ApiAnswer): Finding {
-	if (successData(answer.body)) return { check: `Permission ${permission}`, result: 'ok', finding: `Granted: ${what} can be used.` };
+	const check = `Permission ${permission}`;
+	if (successData(answer.body)) return { check, result: 'ok', finding: `Granted: ${what} can be used.`, setting: NO_SETTING, details: { httpStatus: answer.statusCode } };
 	const { code } = readErrorBody(answer.body);
 	const missing = code === 'insufficient_permission';
 	return {
-		check: `Permission ${permission}`,
+		check,
 		result: missing ? 'warning' : 'error',
 		finding: missing ? `Not granted: ${what} cannot be used. Ask the marketplace operator for ${permission} if you need it.` : refusal(context, answer),
+		setting: missing ? `None in n8n: the marketplace operator grants ${permission}` : 'See the finding',
 		details: { httpStatus: answer.statusCode, code: code ?? null },
 	};
 }
@@ -135,13 +148,20 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 						check: 'Authentication',
 						result: 'ok',
 						finding: `Requests are signed correctly: /ping.php answered HTTP ${ping.statusCode}.`,
+						setting: NO_SETTING,
 						details: { okWrittenAs: writtenAs((ping.body as IDataObject).ok) },
 					}
-				: { check: 'Authentication', result: 'error', finding: refusal(this, ping), details: { httpStatus: ping.statusCode } },
+				: { check: 'Authentication', result: 'error', finding: refusal(this, ping), setting: 'The credential, as the finding says', details: { httpStatus: ping.statusCode } },
 		);
 		const serverMs = dateOf(ping);
 		if (Number.isNaN(serverMs)) {
-			findings.push({ check: 'Clock', result: 'warning', finding: 'The API sends no Date header: the node cannot correct a clock difference by itself. Keep this machine\'s clock synchronised (NTP).' });
+			findings.push({
+				check: 'Clock',
+				result: 'warning',
+				finding: 'The API sends no Date header: the node cannot correct a clock difference by itself. Keep this machine\'s clock synchronised (NTP).',
+				setting: NO_SETTING_CLOCK,
+				details: { dateHeader: 'absent' },
+			});
 		} else {
 			// Date has whole seconds: up to a second either way is no difference.
 			const aheadSeconds = Math.round((serverMs - midpoint) / 1000);
@@ -152,11 +172,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				finding: small
 					? 'The API\'s clock and this machine\'s agree (Date header).'
 					: `The API's clock is ${Math.abs(aheadSeconds)} s ${aheadSeconds > 0 ? 'ahead of' : 'behind'} this machine's (Date header). The node corrects its timestamps after an expired_timestamp answer, but synchronise this machine's clock (NTP).`,
+				setting: small ? NO_SETTING : NO_SETTING_CLOCK,
 				details: { apiAheadSeconds: aheadSeconds },
 			});
 		}
 		if (!signed) {
-			findings.push({ check: 'Other checks', result: 'skipped', finding: 'Skipped: they need a credential the API accepts. Fix the authentication first.' });
+			findings.push(skipped('Other checks', 'Skipped: they need a credential the API accepts. Fix the authentication first.', 'Authentication'));
 			return findings.map((json) => ({ json: json as unknown as IDataObject, pairedItem: { item: i } }));
 		}
 
@@ -184,6 +205,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 						? `has_more is ${hasMore.writtenAs}: the node reads on until an empty page (one request more per list).`
 						: `has_more is written as ${hasMore.writtenAs}.`,
 				].join(' '),
+				setting: NO_SETTING,
 				details: { returned: orders.length, pageCap: pageCap ?? null, hasMoreWrittenAs: hasMore.writtenAs },
 			});
 			if (orders.length > 0) {
@@ -195,6 +217,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					finding: `Ids and numbers are written as ${kinds}${kinds.includes('string') ? ' (the node reads both)' : ''}; datetimes as ${writtenAs(orders[0].updated_at)}. ${
 						ordering ? `The page is ordered by ${ordering}.` : 'The page follows no order the node can tell (the node does not rely on one).'
 					}`,
+					setting: NO_SETTING,
 					details: { numbersWrittenAs: kinds, ordering: ordering ?? null },
 				});
 			}
@@ -204,26 +227,33 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const detail = await apiAnswer.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: String(firstId) }, itemIndex: i });
 			findings.push(permissionFinding(this, 'orders:detail', 'Order › Get and Include Order Detail', detail));
 		} else {
-			findings.push({ check: 'Permission orders:detail', result: 'skipped', finding: 'Not checked: the list held no order item to read.' });
+			findings.push(skipped('Permission orders:detail', 'Not checked: the list held no order item to read.', 'An order item in the list'));
 		}
 		const missing = await apiAnswer.call(this, 'GET', '/order_detail.php', { qs: { order_item_id: MISSING_ORDER_ITEM_ID }, itemIndex: i });
 		const { code } = readErrorBody(missing.body);
 		findings.push(
 			successData(missing.body)
-				? { check: 'Errors', result: 'warning', finding: `Order item ${MISSING_ORDER_ITEM_ID} (which should not exist) was answered as a success.` }
+				? {
+						check: 'Errors',
+						result: 'warning',
+						finding: `Order item ${MISSING_ORDER_ITEM_ID} (which should not exist) was answered as a success.`,
+						setting: NO_SETTING,
+						details: { httpStatus: missing.statusCode },
+					}
 				: {
 						check: 'Errors',
 						result: 'ok',
 						finding: `A missing order item is answered HTTP ${missing.statusCode}${code ? ` with code ${code}` : ''}, as ${errorShape(missing.body)}.${
 							missing.statusCode < 300 ? ' Errors come with a success status: the node reads them as errors all the same.' : ''
 						}`,
+						setting: NO_SETTING,
 						details: { httpStatus: missing.statusCode, code: code ?? null },
 					},
 		);
 
 		if (productId === undefined) {
 			const why = 'Not checked: fill in Test Product (a product set aside for tests) to check it with one stock update.';
-			findings.push({ check: 'Permission stock:write', result: 'skipped', finding: why }, { check: 'Time zone', result: 'skipped', finding: why });
+			findings.push(skipped('Permission stock:write', why, 'Test Product', 'Test Product, to check it'), skipped('Time zone', why, 'Test Product', 'Test Product, to check it'));
 		} else {
 			const update = await apiAnswer.call(this, 'POST', '/stock_update.php', { body: { product_id: productId, stock, external_ref: EXTERNAL_REF }, itemIndex: i });
 			findings.push(permissionFinding(this, 'stock:write', 'Stock › Update', update));
@@ -242,12 +272,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 										? 'Accepted: the SKU updated the test product.'
 										: `Accepted, but the SKU updated product ${String(accepted.product_id)}, not ${productId}: check the SKU.`,
 								setting: 'Identify Product By: SKU or Product ID',
+								details: { productIdUpdated: String(accepted.product_id) },
 							}
 						: {
 								check: 'Updates by SKU',
 								result: 'warning',
 								finding: said(explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body))),
 								setting: 'Identify Product By: Product ID',
+								details: { httpStatus: bySku.statusCode, code: readErrorBody(bySku.body).code ?? null },
 							},
 				);
 			}
@@ -260,12 +292,24 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 function timeZoneFinding(updatedAt: unknown, atMs: number, timeZone: string): Finding {
 	const minutes = offsetMinutes(updatedAt, atMs);
 	if (minutes === undefined) {
-		return { check: 'Time zone', result: 'skipped', finding: `Not known: the stock answer's updated_at is ${writtenAs(updatedAt)} and its Date header ${Number.isNaN(atMs) ? 'is missing' : 'is there'}.` };
+		return {
+			check: 'Time zone',
+			result: 'skipped',
+			finding: `Not known: the stock answer's updated_at is ${writtenAs(updatedAt)} and its Date header ${Number.isNaN(atMs) ? 'is missing' : 'is there'}.`,
+			setting: 'Time Zone of the API: the marketplace\'s zone (ask the operator)',
+			details: { updatedAtWrittenAs: writtenAs(updatedAt), dateHeader: Number.isNaN(atMs) ? 'absent' : 'present' },
+		};
 	}
 	const setting = zoneOffsetMinutes(timeZone, atMs);
 	const offset = formatOffset(minutes);
 	if (setting === minutes) {
-		return { check: 'Time zone', result: 'ok', finding: `The API writes datetimes at ${offset}, as the credential's Time Zone of the API (${timeZone}) says.`, setting: `Time Zone of the API: ${timeZone}` };
+		return {
+			check: 'Time zone',
+			result: 'ok',
+			finding: `The API writes datetimes at ${offset}, as the credential's Time Zone of the API (${timeZone}) says.`,
+			setting: `Time Zone of the API: ${timeZone}`,
+			details: { apiOffset: offset, credentialOffset: offset },
+		};
 	}
 	const zones = zonesAtOffset(minutes, atMs, timeZone);
 	return {
