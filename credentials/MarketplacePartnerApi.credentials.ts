@@ -63,6 +63,15 @@ export class MarketplacePartnerApi implements ICredentialType {
 			description: 'Verifies the webhooks the marketplace sends to the Marketplace Partner Trigger node',
 		},
 		{
+			// Shown while the field is empty: the trigger answers every delivery 401 until then.
+			displayName:
+				'Without a Webhook Secret, the Marketplace Partner Trigger refuses every webhook delivery. Ask the marketplace operator for the webhook secret of your partner application and enter it above.',
+			name: 'webhookVerificationNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { webhookSecret: [''] } },
+		},
+		{
 			displayName: 'Previous Webhook Secret',
 			name: 'previousWebhookSecret',
 			type: 'string',

@@ -3,6 +3,7 @@
 // RoutingNode, the credential's real signing, n8n's verdict from the rules), against the sandbox.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { nodeTypesUsingCredential, testCredential } from '../helpers/credentialTest';
 import { credentialsFor } from '../helpers/n8n';
@@ -35,6 +36,16 @@ describe('credential test (/ping.php)', () => {
 			expect(nodeType.description.credentials).toEqual([{ name, required: true }]);
 			expect((nodeType.methods as { credentialTest?: unknown } | undefined)?.credentialTest).toBeUndefined();
 		}
+	});
+
+	test('a notice in the form says the trigger refuses every delivery, only while the Webhook Secret is empty', () => {
+		const { properties } = new MarketplacePartnerApi();
+		const notice = properties.find((p) => p.name === 'webhookVerificationNotice')!;
+		expect(notice).toMatchObject({ type: 'notice', displayName: expect.stringMatching(/refuses every webhook delivery\. Ask the marketplace operator/) });
+		// As n8n's credential form decides, from the values in the form (a saved secret comes back masked).
+		const shown = (webhookSecret: string) => NodeHelpers.displayParameter({ webhookSecret }, notice, null, null);
+		expect([shown(''), shown('whsec_1'), shown('__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6')]).toEqual([true, false, false]);
+		expect(properties.findIndex((p) => p.name === 'webhookVerificationNotice')).toBe(properties.findIndex((p) => p.name === 'webhookSecret') + 1);
 	});
 
 	test('the right credential is OK', async () => {
