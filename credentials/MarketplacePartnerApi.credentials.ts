@@ -35,7 +35,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://partner.example.com/api/partner/v1',
 			description:
-				'The partner API address the marketplace operator gave you, ending in the version segment /v1. Must be https:// (http:// only for a local sandbox on 127.0.0.1).',
+				'The partner API address the marketplace operator gave you, ending in the version segment /v1. Must be https:// (http:// only for a test server on this machine, 127.0.0.1).',
 		},
 		{
 			displayName: 'Client ID',
@@ -86,7 +86,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			type: 'string',
 			default: DEFAULT_HEADER_PREFIX,
 			description:
-				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). The spec writes X-SVC- for the service's own prefix; use the one the operator gives you.",
+				"Prefix of the authentication and webhook headers (CLIENT-ID, TIMESTAMP, SIGNATURE…). X-SVC- stands for your marketplace's own prefix: use the one the operator gives you.",
 		},
 		{
 			displayName: 'Time Zone of the API',
@@ -95,7 +95,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			default: 'UTC',
 			placeholder: 'Europe/Istanbul',
 			description:
-				'The zone the API writes its datetimes (created_at, updated_at) in, as an IANA name. The spec does not say; many marketplaces write their server\'s local time. Used to turn Updated After, Start From and look-backs into the API\'s datetimes. Connection > Check Setup tells you which zone your marketplace uses.',
+				'The zone the API writes its datetimes (created_at, updated_at) in, as an IANA name (many marketplaces write their server\'s local time). Used to turn Updated After, Start From and look-backs into the API\'s datetimes. Connection > Check Setup tells you which zone your marketplace uses.',
 		},
 	];
 	// Stryker restore all
