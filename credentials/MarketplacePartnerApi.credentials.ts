@@ -17,12 +17,13 @@ export class MarketplacePartnerApi implements ICredentialType {
 
 	icon = { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner/blob/main/README.md';
+	// The npm page shows the README; npm prefixes heading ids with user-content-. n8n opens this URL as it is.
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-marketplace-partner#user-content-credentials';
 
 	// Lets the HTTP Request node sign custom calls (e.g. the announced extension endpoints).
 	httpRequestNode = {
 		name: 'Marketplace Partner',
-		docsUrl: 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner/blob/main/README.md',
+		docsUrl: 'https://www.npmjs.com/package/n8n-nodes-marketplace-partner#user-content-custom-api-calls',
 		apiBaseUrlPlaceholder: 'https://partner.example.com/api/partner/v1/ping.php',
 	};
 

@@ -24,16 +24,29 @@ describe('package', () => {
 		expect(pkg.n8n.n8nNodesApiVersion).toBe(1);
 	});
 
-	test('documentation links carry no #anchor: n8n appends its tracking query after the URL, which would break an anchor', () => {
-		const codexUrls = ['MarketplacePartner', 'MarketplacePartnerTrigger'].flatMap((name) => {
-			const codex = JSON.parse(readFileSync(path.join(root, `nodes/MarketplacePartner/${name}.node.json`), 'utf8'));
+	// The npm page shows the README. npm gives a heading the id `user-content-<GitHub's slug>`.
+	// n8n 2.41's editor opens a credential's documentationUrl as it is, but appends
+	// `?utm_source=…` to a codex primaryDocumentation URL by string concatenation, which would
+	// turn an anchor into one that matches nothing: codex URLs carry none.
+	test('documentation links open the npm page, at headings the README has', () => {
+		const npmPage = 'https://www.npmjs.com/package/n8n-nodes-marketplace-partner';
+		const codexUrls = ['MarketplacePartner', 'MarketplacePartnerTrigger', 'MarketplacePartnerOrdersTrigger'].flatMap((name) => {
+			const codex = JSON.parse(readFileSync(path.join(root, `dist/nodes/MarketplacePartner/${name}.node.json`), 'utf8'));
 			return Object.values(codex.resources as Record<string, Array<{ url: string }>>).flat().map((r) => r.url);
 		});
+		expect(codexUrls).toEqual(Array(6).fill(npmPage));
 		const { MarketplacePartnerApi } = require(path.join(root, 'dist/credentials/MarketplacePartnerApi.credentials.js'));
 		const credential = new MarketplacePartnerApi();
-		const urls = [...codexUrls, credential.documentationUrl, credential.httpRequestNode.docsUrl];
-		expect(urls.length).toBe(6);
-		expect(urls.filter((url) => url.includes('#'))).toEqual([]);
+		const anchored = [credential.documentationUrl, credential.httpRequestNode.docsUrl];
+		// GitHub's slug rule, which npm follows: lower case, punctuation dropped, each space a hyphen.
+		const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+		const headings = readFileSync(path.join(root, 'README.md'), 'utf8')
+			.split('\n')
+			.filter((line) => /^#{1,6} /.test(line))
+			.map((line) => `${npmPage}#user-content-${slug(line.replace(/^#+ /, ''))}`);
+		expect(headings).toContain(`${npmPage}#user-content-credentials`);
+		expect(anchored.filter((url) => !headings.includes(url))).toEqual([]);
+		expect(pkg.homepage).toBe(npmPage);
 	});
 
 	test('every file the n8n block names is built, with its icons and codex', () => {
@@ -89,11 +102,10 @@ describe('package', () => {
 		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(others);
 	});
 
-	test('author, repository, bugs and homepage name the same public GitHub repository (n8n verification)', () => {
+	test('author, repository and bugs name the same public GitHub repository (n8n verification)', () => {
 		const repo = 'https://github.com/n8n-nodes-marketplace-partner/n8n-nodes-marketplace-partner';
 		expect(pkg.repository).toEqual({ type: 'git', url: `git+${repo}.git` });
 		expect(pkg.bugs).toEqual({ url: `${repo}/issues` });
-		expect(pkg.homepage).toBe(`${repo}#readme`);
 		expect(pkg.author.name).toBeTruthy();
 		expect(repo.startsWith(pkg.author.url)).toBe(true);
 	});
