@@ -7,7 +7,7 @@ export default defineConfig({
 		'credentials/MarketplacePartnerApi.credentials': 'credentials/MarketplacePartnerApi.credentials.ts',
 		'nodes/MarketplacePartner/MarketplacePartner.node': 'nodes/MarketplacePartner/MarketplacePartner.node.ts',
 		'nodes/MarketplacePartner/MarketplacePartnerTrigger.node': 'nodes/MarketplacePartner/MarketplacePartnerTrigger.node.ts',
-		'nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node': 'nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.ts',
+		'nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node': 'nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.ts',
 	},
 	outDir: 'dist',
 	format: ['cjs'],

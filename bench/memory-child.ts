@@ -25,7 +25,7 @@ async function main() {
 	} else if (scenario === 'catchup') {
 		// The Orders Trigger's first activation with Start From before every change: one poll emits them all.
 		const { PollHarness } = await import('../test/helpers/poll');
-		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js');
+		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.js');
 		const poller = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-07-01T00:00:00Z' } }, credentials, new MarketplacePartnerOrdersTrigger());
 		const outcome = await poller.activate();
 		result = { error: outcome.error, items: (outcome.items ?? []).map((json) => ({ json })) };

@@ -261,7 +261,7 @@ async function main() {
 		process.stderr.write(`orders trigger: quiet polls, catch-up of ${CATCHUP_ORDERS / 10} and ${CATCHUP_ORDERS} changed orders…\n`);
 		await control(sandbox, 'POST', '/reset', { orders: PULL_ORDERS, products });
 		const { PollHarness } = await import('../test/helpers/poll');
-		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js');
+		const { MarketplacePartnerOrdersTrigger } = require('../dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.js');
 		const poller = new PollHarness({ events: ['order.created', 'order.updated'] }, credentials, new MarketplacePartnerOrdersTrigger());
 		await poller.activate();
 		await control(sandbox, 'POST', '/changes', { changes: { newOrders: 20 } });

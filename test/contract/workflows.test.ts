@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { IConnections, IDataObject, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
-import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node';
+import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
 import { credentialsFor, registerNodeType, runWorkflow } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';

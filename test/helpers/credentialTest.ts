@@ -16,7 +16,7 @@ import type {
 import { createEmptyRunExecutionData, Workflow } from 'n8n-workflow';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
-import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node';
+import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
 import { createAdditionalData } from './n8n';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PollContext, PollTriggerExecutor } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, INodeType, WorkflowActivateMode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
-import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node';
+import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 import { createAdditionalData, PACKAGE } from './n8n';
 
 // n8n resolves its poll executor from n8n-core's dependency container: n8n-core's own copy of @n8n/di.

@@ -3,7 +3,7 @@
 // useActionsGeneration.ts, generateMergedNodesAndActions). Our entry must read right under that rule.
 import { Workflow } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
-import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node';
+import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
 
 const action = new MarketplacePartner().description;

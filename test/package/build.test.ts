@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { outputSchemaFile, readSchema } from '../helpers/outputSchema';
 import { tempDir } from '../helpers/tempDir';
 
 const root = path.join(__dirname, '../..');
@@ -30,8 +31,8 @@ describe('package', () => {
 	// turn an anchor into one that matches nothing: codex URLs carry none.
 	test('documentation links open the npm page, at headings the README has', () => {
 		const npmPage = 'https://www.npmjs.com/package/n8n-nodes-marketplace-partner';
-		const codexUrls = ['MarketplacePartner', 'MarketplacePartnerTrigger', 'MarketplacePartnerOrdersTrigger'].flatMap((name) => {
-			const codex = JSON.parse(readFileSync(path.join(root, `dist/nodes/MarketplacePartner/${name}.node.json`), 'utf8'));
+		const codexUrls = pkg.n8n.nodes.flatMap((node: string) => {
+			const codex = JSON.parse(readFileSync(path.join(root, node.replace(/\.js$/, '.json')), 'utf8'));
 			return Object.values(codex.resources as Record<string, Array<{ url: string }>>).flat().map((r) => r.url);
 		});
 		expect(codexUrls).toEqual(Array(6).fill(npmPage));
@@ -56,7 +57,7 @@ describe('package', () => {
 				'dist/credentials/MarketplacePartnerApi.credentials.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js',
-				'dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.js',
+				'dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.js',
 			]),
 		);
 		for (const file of [
@@ -66,10 +67,24 @@ describe('package', () => {
 			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
 			'dist/credentials/marketplacePartner.svg',
 			'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.json',
-			'dist/nodes/MarketplacePartner/MarketplacePartnerOrdersTrigger.node.json',
+			'dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.json',
 		]) {
 			expect(existsSync(path.join(root, file))).toBe(true);
 		}
+	});
+
+	// n8n serves GET /schemas/<node type>/<version>.json of a node without resource or operation from
+	// its built file's folder; two such nodes in one folder would share a schema, hence the Orders
+	// Trigger's own folder.
+	test('each trigger ships the output schema n8n resolves for it, in its own place', () => {
+		const files = pkg.n8n.nodes.slice(1).map((node: string) => outputSchemaFile(path.dirname(node)));
+		expect(files.map((file: string) => path.relative(root, file))).toEqual([
+			'dist/nodes/MarketplacePartner/__schema__/v1.0.0.json',
+			'dist/nodes/MarketplacePartnerOrdersTrigger/__schema__/v1.0.0.json',
+		]);
+		const [webhook, orders] = files.map(readSchema);
+		expect(Object.keys(webhook.properties!)).toEqual(['event', 'webhookId', 'timestamp', 'timestampIso', 'payload', 'headers']);
+		expect(orders.properties).toMatchObject({ event: { enum: ['order.created', 'order.updated'] }, order_item_id: {}, detail: {} });
 	});
 
 	test('the built files load with only n8n-workflow from outside, and export the right classes', () => {
@@ -100,6 +115,7 @@ describe('package', () => {
 		const files: string[] = report.files.map((f: { path: string }) => f.path);
 		const others = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(others);
+		expect(files).toEqual(expect.arrayContaining(['dist/nodes/MarketplacePartner/__schema__/v1.0.0.json', 'dist/nodes/MarketplacePartnerOrdersTrigger/__schema__/v1.0.0.json']));
 	});
 
 	test('author, repository and bugs name the same public GitHub repository (n8n verification)', () => {

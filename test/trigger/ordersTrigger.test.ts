@@ -3,6 +3,7 @@
 // first run, events, filters, detail, manual mode, failures and restarts.
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../helpers/n8n';
+import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { PollHarness } from '../helpers/poll';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { ok, startScriptedApi } from '../helpers/scriptedApi';
@@ -154,6 +155,10 @@ describe('Marketplace Partner Orders Trigger', () => {
 			const detail = await sb.control('GET', `/orders/${item.order_item_id}`);
 			expect(item.detail).toEqual(detail);
 		}
+		// The output schema n8n serves for the node (its own folder) fits every item, detail included.
+		const file = outputSchemaFile('nodes/MarketplacePartnerOrdersTrigger');
+		expect(file).toMatch(/nodes\/MarketplacePartnerOrdersTrigger\/__schema__\/v1\.0\.0\.json$/);
+		expect(items!.flatMap((item) => schemaMismatches(item, readSchema(file!)))).toEqual([]);
 		const stats = await sb.control('GET', '/stats');
 		expect(stats.byEndpoint['GET /order_detail.php 200']).toBe(12);
 		expect(stats.maxInFlight).toBe(3);

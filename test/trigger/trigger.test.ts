@@ -5,6 +5,7 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 import { entriesIn, idDigest, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 import { logsSince, mark } from '../helpers/logs';
+import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { credentialsFor } from '../helpers/n8n';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
@@ -80,6 +81,16 @@ describe('Marketplace Partner Trigger', () => {
 			payload: expect.objectContaining({ event: 'order.created', data: expect.objectContaining({ order_item_id: created.order.order_item_id, quantity: 3 }) }),
 		});
 		expect(Math.abs((item.json.timestamp as number) - Date.now() / 1000)).toBeLessThan(10);
+	});
+
+	test('its items fit the output schema n8n serves for the node (with Include Headers too)', async () => {
+		const file = outputSchemaFile('nodes/MarketplacePartner');
+		expect(file).toMatch(/nodes\/MarketplacePartner\/__schema__\/v1\.0\.0\.json$/);
+		const s = await listen(creds(), { events: ['*'], options: { includeHeaders: true } });
+		await sb.control('POST', '/orders', { clientId: app().clientId });
+		expect(await delivered()).toEqual([200]);
+		expect(s.runs[0][0].json.headers).toBeDefined();
+		expect(schemaMismatches(s.runs[0][0].json, readSchema(file!))).toEqual([]);
 	});
 
 	test('order.updated, stock.updated and return.requested each produce their item', async () => {

@@ -6,14 +6,14 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
-import { apiCredentials, apiRequest } from './transport';
-import { hasMoreOf, OffsetCheck, readOrdersPage } from './transport/answers';
-import { runPolicyOf, startRun } from './transport/runPolicy';
-import { tellUser } from './transport/runReport';
-import { mapWithConcurrency } from './transport/concurrency';
-import { formatApiDateTime, toApiDateTime, toWholeNumber } from './helpers/values';
-import { textOf } from './helpers/untrusted';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from './helpers/orderChanges';
+import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
+import { hasMoreOf, OffsetCheck, readOrdersPage } from '../MarketplacePartner/transport/answers';
+import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
+import { tellUser } from '../MarketplacePartner/transport/runReport';
+import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
+import { formatApiDateTime, toApiDateTime, toWholeNumber } from '../MarketplacePartner/helpers/values';
+import { textOf } from '../MarketplacePartner/helpers/untrusted';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -35,7 +35,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Orders Trigger',
 		name: 'marketplacePartnerOrdersTrigger',
-		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
+		icon: { light: 'file:../MarketplacePartner/marketplacePartner.svg', dark: 'file:../MarketplacePartner/marketplacePartner.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
