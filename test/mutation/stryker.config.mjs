@@ -23,6 +23,7 @@ export default {
 		'!nodes/MarketplacePartner/actions/**/*.resource.ts',
 		// The webhook trigger and the polling trigger.
 		'nodes/MarketplacePartner/*Trigger.node.ts',
+		'nodes/MarketplacePartnerOrdersTrigger/*.node.ts',
 		// The sandbox's request and webhook signing and its data rules, also once split into modules.
 		'sandbox/auth.js',
 		'sandbox/api/authentication.js',
