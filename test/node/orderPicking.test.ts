@@ -12,7 +12,7 @@ import { ok, startScriptedApi } from '../helpers/scriptedApi';
 type Order = { order_item_id: number; order_no: string; status: string; updated_ms: number; product_id: number };
 
 const node = new MarketplacePartner();
-const locator = (mode: string, value: unknown) => ({ __rl: true, mode, value });
+const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
 
 describe('Order › Get and Get Many, version 3', () => {
 	let sb: RunningSandbox;
