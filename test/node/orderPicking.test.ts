@@ -95,7 +95,7 @@ describe('Order › Get and Get Many, version 3', () => {
 		expect(error?.message).toBe('Order Item ID must be a whole number, but got "ORD-A-0000106". If it is an order number, choose Order Item › By Order Number.');
 		expect(await detailRequests()).toBe(0);
 		const byId = (node.description.properties.find((p) => p.name === 'orderItem')!.modes ?? []).find((m) => m.name === 'id')!;
-		const pattern = new RegExp((byId.validation![0] as { properties: { regex: string } }).properties.regex);
+		const pattern = new RegExp((byId.validation![0] as unknown as { properties: { regex: string } }).properties.regex);
 		expect(['500001', ' 42 '].every((v) => pattern.test(v))).toBe(true);
 		expect(['ORD-A-0000106', '106a', '', '1.5'].some((v) => pattern.test(v))).toBe(false);
 	});
