@@ -12,6 +12,7 @@ import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials'
 import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
 import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
+import { eventRecord, madeByN8n } from './helpers/events';
 
 // The deliveries this process answered, per trigger, beside the stored record (helpers/deliveryLog.ts).
 const inMemory = new Map<string, ProcessRecord>();
@@ -37,7 +38,10 @@ export class MarketplacePartnerTrigger implements INodeType {
 		name: 'marketplacePartnerTrigger',
 		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: an order event's order item fields at the top of the item, as the Orders Trigger gives
+		// them, with the delivery's facts beside them. Version 1 keeps its shape for saved workflows.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		// n8n's node creator merges this trigger with the action node into one entry and shows this
 		// description there, so it names what the entry holds: the webhook events and the actions.
@@ -65,11 +69,15 @@ export class MarketplacePartnerTrigger implements INodeType {
 				default: ['*'],
 				description: 'Which events start the workflow. Other events are acknowledged and ignored.',
 				options: [
-					{ name: 'All Events', value: '*' },
-					{ name: 'Order Created', value: 'order.created' },
-					{ name: 'Order Updated', value: 'order.updated' },
-					{ name: 'Return Requested', value: 'return.requested' },
-					{ name: 'Stock Updated', value: 'stock.updated' },
+					{ name: 'All Events', value: '*', description: 'Every event the marketplace sends' },
+					{ name: 'Order Created', value: 'order.created', description: 'A customer placed an order: one event per order item' },
+					{ name: 'Order Updated', value: 'order.updated', description: "An order item's status, payment or shipment changed" },
+					{ name: 'Return Requested', value: 'return.requested', description: 'A customer asked to return an order item' },
+					{
+						name: 'Stock Updated',
+						value: 'stock.updated',
+						description: "A product's stock changed, in the marketplace or through Stock › Update",
+					},
 				],
 			},
 			{
@@ -93,6 +101,15 @@ export class MarketplacePartnerTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description: 'Whether to add the request headers (without the signature) to the output',
+					},
+					{
+						displayName: 'Skip Stock Updates Made by Workflows',
+						name: 'skipOwnStockUpdates',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to skip the stock.updated events of changes made by Stock › Update (version 3 and later marks them: their external reference starts with "n8n:"). Turn it on where marketplace stock changes update a sheet that itself updates the marketplace, so the two workflows do not answer each other in a loop.',
+						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 					},
 					{
 						displayName: 'Timestamp Tolerance (Seconds)',
@@ -239,13 +256,14 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
 
 	const timestamp = parseWebhookTimestamp(timestampText) as number;
-	const item: IDataObject = {
-		event,
-		webhookId,
-		timestamp,
-		timestampIso: new Date(timestamp * 1000).toISOString(),
-		payload,
-	};
+	let item: IDataObject;
+	if (node.typeVersion >= 2) {
+		const record = eventRecord(payload);
+		if (options.skipOwnStockUpdates && event === 'stock.updated' && madeByN8n(record)) return reply(200, 'OK: a stock update made by n8n, skipped');
+		item = { event, ...record, deliveryId: webhookId, sentAt: new Date(timestamp * 1000).toISOString(), payload };
+	} else {
+		item = { event, webhookId, timestamp, timestampIso: new Date(timestamp * 1000).toISOString(), payload };
+	}
 	if (options.includeHeaders) {
 		const signatureHeader = `${prefix}webhook-signature`;
 		item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));

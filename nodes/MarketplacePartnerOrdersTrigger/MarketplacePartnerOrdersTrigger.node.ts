@@ -299,8 +299,10 @@ async function latestChange(this: IPollFunctions, events: OrderEvent[], status: 
 		}));
 		if (!orders.length) continue;
 		const newestFirst = orders.sort((a, b) => textOf(b.entry.updated_at).localeCompare(textOf(a.entry.updated_at)));
-		const pick = newestFirst.find((o) => events.includes(o.event)) ?? newestFirst[0];
-		return { json: { event: pick.event, ...pick.entry } };
+		// Only a selected event: every order item was once created, so the newest stands for a
+		// creation when nothing in the window is unchanged since; an update needs one that changed.
+		const pick = newestFirst.find((o) => events.includes(o.event)) ?? (events.includes('order.created') ? { ...newestFirst[0], event: 'order.created' as const } : undefined);
+		if (pick) return { json: { event: pick.event, ...pick.entry } };
 	}
 	return undefined;
 }

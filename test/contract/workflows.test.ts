@@ -148,10 +148,11 @@ describe('the saved workflows run against the sandbox', () => {
 		expect(detail.map((d) => [d.order.order_item_id, d.order.order_no])).toEqual(listed.map((o) => [o.order_item_id, o.order_no]));
 		const bySku = out('Update Stock by SKU');
 		expect(bySku.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(
-			detail.map((d) => [d.product.product_id, (d.order.quantity as number) + 30, `contract-v3-sku-${d.order.order_item_id}`]),
+			detail.map((d) => [d.product.product_id, (d.order.quantity as number) + 30, `n8n:contract-v3-sku-${d.order.order_item_id}`]),
 		);
+		// Marked as made by a workflow once, also when the reference read back already is.
 		const restored = out('Update Stock from Items');
-		expect(restored.map((r) => [r.product_id, r.new_stock])).toEqual(bySku.map((r) => [r.product_id, r.old_stock]));
+		expect(restored.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(bySku.map((r) => [r.product_id, r.old_stock, r.external_ref]));
 	});
 
 	describe('the triggers', () => {
@@ -174,6 +175,23 @@ describe('the saved workflows run against the sandbox', () => {
 			expect(attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([200, 200, 200]);
 			expect(server.runs.map((r) => r[0].json.event)).toEqual(['stock.updated', 'order.created']);
 			expect(server.runs[0][0].json.headers).toEqual(expect.objectContaining({ 'x-svc-webhook-event': 'stock.updated' }));
+		});
+
+		test("webhook trigger v2: the order item at the top of the item; the stock changes of n8n's own Stock › Update skipped", async () => {
+			const [node] = fixtures['webhook-trigger-v2.json'].nodes;
+			expect(node.typeVersion).toBe(2);
+			server = await startTriggerServer(credentials().marketplacePartnerApi, node.parameters, undefined, undefined, undefined, undefined, 2);
+			await sb.control('POST', `/apps/${app().clientId}/webhook`, { url: server.url, encoding: 'hex' });
+			const { order } = await sb.control('POST', '/orders', { clientId: app().clientId });
+			const own = await run('action-v3.json'); // its Stock › Update nodes mark their changes
+			await sb.control('POST', `/apps/${app().clientId}/test-event`, { event: 'stock.updated' });
+			const attempts = await sb.control('POST', '/deliveries/wait');
+			expect(attempts.every((a: { statusCode: number }) => a.statusCode === 200)).toBe(true);
+			expect(own('Update Stock by SKU').length).toBeGreaterThan(0);
+			expect(server.runs.map((r) => [r[0].json.event, r[0].json.order_item_id ?? r[0].json.external_ref])).toEqual([
+				['order.created', order.order_item_id],
+				['stock.updated', 'operator-test'],
+			]);
 		});
 
 		test('orders trigger v1: a new accepted order item comes out once, with its detail', async () => {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveOutputSchemaPath } from 'n8n-core';
 
-type Schema = { type?: string; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[] };
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[] };
 
 /** The schema file n8n resolves for a node without resource or operation, from its folder (from the repository's root). */
 export function outputSchemaFile(nodeDir: string, version = 1): string | undefined {
@@ -22,7 +22,9 @@ const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
 /** Where `value` departs from `schema`, as paths; [] when it fits. */
 export function schemaMismatches(value: unknown, schema: Schema, at = '$'): string[] {
 	const type = typeOf(value);
-	if (schema.type && schema.type !== type && !(schema.type === 'number' && type === 'integer')) return [`${at}: ${type}, not ${schema.type}`];
+	// A type or a list of them (["integer", "null"]): an integer is a number too.
+	const allowed = schema.type === undefined ? undefined : ([] as string[]).concat(schema.type);
+	if (allowed && !allowed.includes(type) && !(allowed.includes('number') && type === 'integer')) return [`${at}: ${type}, not ${allowed.join(' or ')}`];
 	if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} not in the schema's values`];
 	if (type !== 'object' || !schema.properties) return [];
 	const object = value as Record<string, unknown>;

@@ -50,12 +50,13 @@ export async function startTriggerServer(
 	n8nLine: N8nLine = 2,
 	// The benchmark passes the built class (dist/), what users install.
 	trigger: MarketplacePartnerTrigger = new MarketplacePartnerTrigger(),
+	typeVersion = 1,
 ): Promise<TriggerServer> {
 	const node: INode = {
 		id: 'trigger-node-1',
 		name: 'Marketplace Partner Trigger',
 		type: 'n8n-nodes-marketplace-partner.marketplacePartnerTrigger',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		parameters: parameters as INode['parameters'],
 		credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },

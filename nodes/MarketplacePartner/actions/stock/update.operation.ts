@@ -10,6 +10,7 @@ import { mapWithConcurrency } from '../../transport/concurrency';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
 import { isTool } from '../tool';
+import { markedRef } from '../../helpers/events';
 import { otherIdentifier, stockColumns, type IdentifyBy, type StockColumn } from './columns';
 
 /**
@@ -210,9 +211,20 @@ const toolMaxStock: INodeProperties = {
 	displayOptions: { show: { '@tool': [true] } },
 };
 
+/** Version 3: changes marked as this package's, so the trigger can tell them from the marketplace's own. */
+const markProperty: INodeProperties = {
+	displayName: 'Mark as Made by a Workflow',
+	name: 'markAsN8n',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to start each External Reference with "n8n:" (a row without one is sent as "n8n:"), so the Marketplace Partner Trigger\'s option Skip Stock Updates Made by Workflows can leave out the stock.updated events of these changes. Keeps a two-way sync between a sheet and the marketplace from looping.',
+};
+
 const properties: INodeProperties[] = [
 	...updateDisplayOptions({ show: { '@version': [1] } }, v1Properties),
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [markProperty]),
 	toolMaxStock,
 	optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption),
 ];
@@ -398,6 +410,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 	const tool = isTool(this);
 	const guard: Guard = { maxStock: readMaxStock(this, tool), requireExternalRef: tool };
+	const mark = this.getNode().typeVersion >= 3 && (this.getNodeParameter('markAsN8n', 0, true) as boolean);
 	// As a tool, errors name each value by its API field: the model's argument.
 	const apiNames: Row['label'] = (id) => id;
 	// Version 1 has no Identify Product By, and a model cannot change the node's parameters.
@@ -409,7 +422,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const prepared: Prepared[] = items.map((item, i) => {
 		try {
 			const row = readRow(item, i);
-			return { body: bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard, skuHint) };
+			const body = bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard, skuHint);
+			if (mark) body.external_ref = markedRef(body.external_ref as string | undefined);
+			return { body };
 		} catch (error) {
 			if (error instanceof RefusedByGuard) refused++;
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };

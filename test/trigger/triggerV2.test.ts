@@ -1,0 +1,172 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: test secrets of the sandbox, never real ones; n8n-node lint applies its node rules to every .ts file */
+// The webhook trigger's version 2: the order item at the top of the item, where the Orders Trigger
+// puts it, whatever envelope the marketplace uses, with the delivery's facts beside it; and the
+// stock changes Stock › Update made skipped on request, so a two-way sync does not loop. Real
+// deliveries from the sandbox over loopback, and deliveries signed here for envelopes it never sends.
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+import { request } from 'undici';
+import { eventRecord, markedRef } from '../../nodes/MarketplacePartner/helpers/events';
+import { credentialsFor, runNode } from '../helpers/n8n';
+import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
+import { PollHarness } from '../helpers/poll';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
+
+/** What version 2 puts beside the event's record. */
+const DELIVERY_FIELDS = ['deliveryId', 'sentAt', 'payload'];
+const withoutDelivery = (json: IDataObject) => Object.fromEntries(Object.entries(json).filter(([key]) => !DELIVERY_FIELDS.includes(key)));
+
+describe('Marketplace Partner Trigger, version 2', () => {
+	let sb: RunningSandbox;
+	let server: TriggerServer | undefined;
+	const app = () => sb.apps['seller-a-full'];
+	const creds = () => credentialsFor(sb.baseUrl, app());
+
+	async function listen(parameters: IDataObject = { events: ['*'] }) {
+		server = await startTriggerServer(creds(), parameters, undefined, undefined, undefined, undefined, 2);
+		await sb.control('POST', `/apps/${app().clientId}/webhook`, { url: server.url, encoding: 'hex' });
+		return server;
+	}
+
+	async function delivered(): Promise<number[]> {
+		return (await sb.control('POST', '/deliveries/wait')).map((a: { statusCode: number }) => a.statusCode);
+	}
+
+	/** A delivery signed here, for envelopes the sandbox does not send. */
+	async function post(payload: unknown, id: string) {
+		const body = JSON.stringify(payload);
+		const ts = String(Math.floor(Date.now() / 1000));
+		const headers = {
+			'content-type': 'application/json',
+			'x-svc-webhook-id': id,
+			'x-svc-webhook-timestamp': ts,
+			'x-svc-webhook-signature': createHmac('sha256', app().webhookSecret).update(`${ts}.${body}`).digest('hex'),
+		};
+		const res = await request(server!.url, { method: 'POST', body, headers });
+		return { status: res.statusCode, text: await res.body.text() };
+	}
+
+	beforeAll(async () => (sb = await startSandbox({ webhookMaxAttempts: 1 })));
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+		await sb.control('POST', `/apps/${app().clientId}/webhook`, { url: null, encoding: 'hex' });
+		await sb.control('POST', '/reset');
+	});
+	afterAll(() => sb.close());
+
+	test('an order event gives the same item as the Orders Trigger for that order item, with the delivery beside it', async () => {
+		const poller = new PollHarness({ events: ['order.created'] }, creds());
+		await poller.activate();
+		const s = await listen();
+		const { order } = await sb.control('POST', '/orders', { clientId: app().clientId });
+		expect(await delivered()).toEqual([200]);
+		const polled = await poller.poll();
+		expect(polled.error).toBeUndefined();
+		const [item] = s.runs[0];
+		expect(withoutDelivery(item.json)).toEqual(polled.items![0]);
+		expect(item.json).toMatchObject({ event: 'order.created', order_item_id: order.order_item_id, deliveryId: expect.stringMatching(/^whd_/) });
+		expect(Math.abs(Date.parse(item.json.sentAt as string) - Date.now())).toBeLessThan(10_000);
+		// The signed payload, whole, for what lies outside the order item (the event's own id and time).
+		expect(item.json.payload).toMatchObject({ event: 'order.created', id: expect.any(String), data: polled.items![0] && expect.objectContaining({ order_item_id: order.order_item_id }) });
+	});
+
+	test("every event's item fits the output schema n8n serves for version 2", async () => {
+		const file = outputSchemaFile('nodes/MarketplacePartner', 2);
+		expect(file).toMatch(/__schema__\/v2\.0\.0\.json$/);
+		const s = await listen({ events: ['*'], options: { includeHeaders: true } });
+		const { order } = await sb.control('POST', '/orders', { clientId: app().clientId });
+		await sb.control('POST', `/orders/${order.order_item_id}/status`, { status: 'shipped' });
+		await sb.control('POST', `/orders/${order.order_item_id}/return`, { reason: 'damaged' });
+		await sb.control('POST', `/apps/${app().clientId}/test-event`, { event: 'stock.updated' });
+		expect(await delivered()).toEqual([200, 200, 200, 200]);
+		const items = s.runs.map((run) => run[0].json);
+		expect(items.map((json) => json.event)).toEqual(['order.created', 'order.updated', 'return.requested', 'stock.updated']);
+		expect(items.slice(0, 3).map((json) => json.order_item_id)).toEqual([order.order_item_id, order.order_item_id, order.order_item_id]);
+		expect(items[1]).toMatchObject({ status: 'shipped', previous_status: 'accepted' });
+		expect(items[3]).toMatchObject({ product_id: expect.any(Number), new_stock: expect.any(Number), external_ref: 'operator-test' });
+		for (const json of items) expect(schemaMismatches(json, readSchema(file!))).toEqual([]);
+	});
+
+	test('whatever the envelope (data, flat, an order or order_item block, as the detail nests it), the order item comes to the top and nothing is lost', async () => {
+		const s = await listen();
+		const entry = { order_item_id: 4242, order_no: 'ORD-X-1', status: 'accepted', product: { product_id: 7, sku: 'S-7' } };
+		const detail = { order: { order_item_id: 4242, order_no: 'ORD-X-1', status: 'accepted' }, product: { product_id: 7, sku: 'S-7' } };
+		const forms: Array<[unknown, IDataObject]> = [
+			[{ event: 'order.created', data: entry }, entry],
+			[{ event: 'order.created', ...entry }, { ...entry, event: 'order.created' }],
+			[{ event: 'order.created', data: detail }, { ...detail.order, product: detail.product }],
+			[{ event: 'order.created', data: { order_item: entry, seller_id: 9 } }, { ...entry, seller_id: 9 }],
+		];
+		for (const [i, [payload]] of forms.entries()) expect(await post(payload, `whd_form_${i}`)).toEqual({ status: 200, text: '{"message":"Workflow was started"}' });
+		expect(s.runs.map((run) => withoutDelivery(run[0].json))).toEqual(forms.map(([, record]) => ({ event: 'order.created', ...record })));
+		expect(s.runs.map((run) => run[0].json.payload)).toEqual(forms.map(([payload]) => payload));
+	});
+
+	test('the record of any envelope: a nested order item rises to the top with all its fields and its siblings; other payloads stay as they are', () => {
+		const key = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !['order_item_id', 'order', 'order_item', 'data', '__proto__'].includes(k));
+		const fields = fc.dictionary(key, fc.jsonValue(), { maxKeys: 5 });
+		fc.assert(
+			fc.property(fc.integer({ min: 1 }), fields, fields, fc.constantFrom('data', 'flat', 'order', 'order_item'), (id, own, siblings, form) => {
+				const orderItem = { ...own, order_item_id: id };
+				const payload: IDataObject =
+					form === 'flat' ? orderItem : form === 'data' ? { event: 'x', data: orderItem } : { event: 'x', data: { ...siblings, [form]: orderItem } };
+				const record = eventRecord(payload);
+				expect(record.order_item_id).toBe(id);
+				for (const [name, value] of Object.entries(own)) if (!(form !== 'flat' && form !== 'data' && name in siblings)) expect(record[name]).toEqual(value);
+				if (form === 'order' || form === 'order_item') for (const [name, value] of Object.entries(siblings)) expect(record[name]).toEqual(value);
+			}),
+		);
+		// No order item anywhere (a stock change): the data as it is.
+		expect(eventRecord({ event: 'stock.updated', data: { product_id: 1, order: 'n/a' } })).toEqual({ product_id: 1, order: 'n/a' });
+		expect(eventRecord({ event: 'stock.updated', data: [1, 2] })).toEqual({ event: 'stock.updated', data: [1, 2] });
+	});
+
+	describe('a two-way stock sync (Stock › Update version 3 marks its changes; the trigger can skip them)', () => {
+		const product = () =>
+			[...(sb.raw.state.products as Map<number, { product_id: number; seller_id: number; variant_ids: number[]; stock: number }>).values()].find((p) => p.seller_id === app().sellerId && p.variant_ids.length === 0)!;
+		const updateStock = (stock: number, ref?: string, typeVersion = 3) =>
+			runNode({
+				parameters: { resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData', value: null } },
+				items: [{ product_id: product().product_id, stock, ...(ref === undefined ? {} : { external_ref: ref }) }],
+				credentials: creds(),
+				typeVersion,
+			});
+
+		test('Stock › Update marks each change "n8n:", its own reference after it, never twice; version 2 sends references as they are', async () => {
+			const runs = [await updateStock(11, 'ERP-1'), await updateStock(12), await updateStock(13, 'n8n:ERP-2'), await updateStock(14, 'ERP-3', 2)];
+			expect(runs.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
+			expect(runs.map((r) => r.items[0].json.external_ref)).toEqual(['n8n:ERP-1', 'n8n:', 'n8n:ERP-2', 'ERP-3']);
+			expect(['x', '', 'n8n:', 'n8n:y', 'N8N:z'].map((ref) => markedRef(ref))).toEqual(['n8n:x', 'n8n:', 'n8n:', 'n8n:y', 'n8n:N8N:z']);
+			const unmarked = await runNode({
+				parameters: { resource: 'stock', operation: 'update', markAsN8n: false, columns: { mappingMode: 'autoMapInputData', value: null } },
+				items: [{ product_id: product().product_id, stock: 15, external_ref: 'ERP-4' }],
+				credentials: creds(),
+				typeVersion: 3,
+			});
+			expect(unmarked.items[0].json.external_ref).toBe('ERP-4');
+		});
+
+		test("with Skip Stock Updates Made by Workflows, n8n's own changes start no run; the marketplace's own, and others' events, still do", async () => {
+			const s = await listen({ events: ['*'], options: { skipOwnStockUpdates: true } });
+			await updateStock(21, 'sheet-row-2');
+			await sb.control('POST', `/apps/${app().clientId}/test-event`, { event: 'stock.updated' }); // external_ref "operator-test"
+			await updateStock(22, 'ERP-9', 2); // not marked
+			expect(await delivered()).toEqual([200, 200, 200]);
+			expect(s.answers.map((a) => a.body)).toEqual(['OK: a stock update made by n8n, skipped', expect.stringContaining('Workflow was started'), expect.stringContaining('Workflow was started')]);
+			expect(s.runs.map((run) => [run[0].json.event, run[0].json.external_ref])).toEqual([
+				['stock.updated', 'operator-test'],
+				['stock.updated', 'ERP-9'],
+			]);
+		});
+
+		test('without the option every stock change starts a run, marked ones too', async () => {
+			const s = await listen({ events: ['stock.updated'] });
+			await updateStock(31, 'sheet-row-3');
+			expect(await delivered()).toEqual([200]);
+			expect(s.runs.map((run) => run[0].json.external_ref)).toEqual(['n8n:sheet-row-3']);
+		});
+	});
+});
