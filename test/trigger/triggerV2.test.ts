@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: test secrets of the sandbox, never real ones; n8n-node lint applies its node rules to every .ts file */
 // The webhook trigger's version 2: the order item at the top of the item, where the Orders Trigger
 // puts it, whatever envelope the marketplace uses, with the delivery's facts beside it; and the
 // stock changes Stock › Update made skipped on request, so a two-way sync does not loop. Real
