@@ -8,6 +8,7 @@ const { invalidFaults, NO_FAULTS } = require('./faults');
 const { invalidSettings } = require('./rateLimit');
 const { nowWholeSecondsMs } = require('./time');
 const { invalidStyle, checkedStyle } = require('./style');
+const { foreignBrowserRequest } = require('./loopback');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
 
@@ -226,6 +227,9 @@ function createControl(ctx, hooks) {
     if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
       return ctx.reply(res, 403, JSON.stringify({ ok: false, error: { code: 'forbidden', message: 'Control API is loopback only.' } }));
     }
+    // A loopback peer may still be a browser running another site's page: it hands out every secret.
+    const foreign = foreignBrowserRequest(req);
+    if (foreign) return ctx.reply(res, 403, JSON.stringify({ ok: false, error: { code: 'forbidden', message: foreign } }));
     const [pathname, search = ''] = target.split('?');
     const route = CONTROL.find(([method, pattern]) => method === req.method && pattern.test(pathname));
     try {

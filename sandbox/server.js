@@ -21,6 +21,7 @@ const { createControl } = require('./control');
 const { WebhookSender } = require('./webhooks');
 const { createChangeFeed } = require('./changes');
 const { checkedSecrets, applySecrets } = require('./secrets');
+const { isLoopback } = require('./loopback');
 
 const DEFAULTS = {
   host: '127.0.0.1',
@@ -61,16 +62,6 @@ const ROUTES = {
   '/stock_update.php': require('./api/stockUpdate'),
   '/ping.php': require('./api/ping'),
 };
-
-const LOOPBACK = new net.BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** 127.0.0.0/8, ::1 or localhost: an address no other machine reaches. */
-function isLoopback(host) {
-  // A name other than localhost, or no address at all, is no address in the list.
-  return host.toLowerCase() === 'localhost' || LOOPBACK.check(host, net.isIPv6(host) ? 'ipv6' : 'ipv4');
-}
 
 /** What a sandbox listening on `origin` (not loopback) shows other machines: printed on stderr. */
 function exposureWarning(origin) {
