@@ -55,6 +55,12 @@ function createControl(ctx, hooks) {
     return publicApp(app);
   }
 
+  function eventOf(body) {
+    const event = body.event ?? 'order.created';
+    if (!EVENTS.includes(event)) throw new ControlError(400, `event must be one of ${EVENTS.join(', ')}.`);
+    return event;
+  }
+
   const CONTROL = [
     ['GET', /^\/state$/, () => ({
       baseUrl: ctx.baseUrl,
@@ -120,12 +126,11 @@ function createControl(ctx, hooks) {
       // the editor listens for a test event.
       if (body.url !== undefined && !/^https?:\/\//.test(String(body.url))) throw new ControlError(400, 'url must be an http(s) URL.');
       if (!app.webhookUrl && !body.url) throw new ControlError(409, 'Register a webhook URL for this app first, or pass url.');
-      const event = body.event ?? 'order.created';
-      if (!EVENTS.includes(event)) throw new ControlError(400, `event must be one of ${EVENTS.join(', ')}.`);
+      const event = eventOf(body);
       if (body.tamper !== undefined && !['body', 'signature', 'timestamp'].includes(body.tamper)) {
         throw new ControlError(400, 'tamper must be body, signature or timestamp.');
       }
-      const { deliveryId, eventId } = ctx.webhooks.send(app, event, samplePayload(app, event), { test: true, tamper: body.tamper, url: body.url });
+      const { deliveryId, eventId } = ctx.webhooks.send(app, event, samplePayload(app, event, body), { test: true, tamper: body.tamper, url: body.url });
       return { deliveryId, eventId };
     }],
     ['POST', /^\/orders$/, (m, body) => {
@@ -203,15 +208,27 @@ function createControl(ctx, hooks) {
     }],
   ];
 
-  function samplePayload(app, event) {
-    const order = ctx.state.ordersBySeller.get(app.sellerId)[0];
+  /**
+   * A test event's `data`, from the seller's data: the order item `orderItemId` (default: the
+   * seller's newest), or for stock.updated the product `productId` (default: the first without
+   * variants; one with variants reports its first variant).
+   */
+  function samplePayload(app, event, { orderItemId, productId } = {}) {
     if (event === 'stock.updated') {
-      const product = [...ctx.state.products.values()].find((p) => p.seller_id === app.sellerId && !p.variant_ids.length);
+      const product = productId == null
+        ? [...ctx.state.products.values()].find((p) => p.seller_id === app.sellerId && !p.variant_ids.length)
+        : ctx.state.products.get(Number(productId));
+      if (product?.seller_id !== app.sellerId) throw new ControlError(400, `Product ${productId} is not seller ${app.sellerId}'s.`);
+      const variant = product.variant_ids.length ? ctx.state.variants.get(product.variant_ids[0]) : null;
+      const stock = (variant ?? product).stock;
       return {
-        product_id: product.product_id, variant_combination_id: null, old_stock: product.stock, new_stock: product.stock,
+        product_id: product.product_id, variant_combination_id: variant?.variant_combination_id ?? null, old_stock: stock, new_stock: stock,
         updated: true, external_ref: 'operator-test', updated_at: ctx.writeDate(Date.now()),
       };
     }
+    const order = orderItemId == null ? ctx.state.ordersBySeller.get(app.sellerId).at(-1) : ctx.state.orders.get(Number(orderItemId));
+    if (!order) throw new ControlError(409, `Seller ${app.sellerId} has no order item${orderItemId == null ? ' yet' : ` ${orderItemId}`}.`);
+    if (order.seller_id !== app.sellerId) throw new ControlError(400, `Order item ${orderItemId} is not seller ${app.sellerId}'s.`);
     if (event === 'return.requested') {
       return {
         return_id: 0, order_item_id: order.order_item_id, order_no: order.order_no, product_id: order.product_id,

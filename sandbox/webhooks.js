@@ -33,9 +33,10 @@ class WebhookSender {
 
   /**
    * Queues one event for one app. `tamper` ('body' | 'signature' | 'timestamp') sends one
-   * deliberately broken attempt without retries, to test receivers' rejections.
+   * deliberately broken attempt without retries, to test receivers' rejections; `retried: false`
+   * sends one attempt whatever the answer. `done` resolves with the last attempt's record.
    */
-  send(app, event, data, { test = false, tamper, url } = {}) {
+  send(app, event, data, { test = false, tamper, url, retried = true } = {}) {
     const eventId = `evt_${crypto.randomBytes(12).toString('hex')}`;
     const delivery = {
       deliveryId: `whd_${crypto.randomBytes(12).toString('hex')}`,
@@ -46,6 +47,7 @@ class WebhookSender {
       encoding: app.webhookSignatureEncoding,
       secret: app.webhookSecret,
       tamper,
+      retried: retried && !tamper,
       body: this.eventBody(eventId, event, test, data),
     };
     if (!tamper) {
@@ -70,7 +72,7 @@ class WebhookSender {
   resend(deliveryId, url) {
     const delivery = this.deliveries.get(deliveryId);
     if (!delivery) return null;
-    return this.start({ ...delivery, url: url ?? delivery.url, resend: true });
+    return this.start({ ...delivery, url: url ?? delivery.url, resend: true, retried: true });
   }
 
   start(delivery) {
@@ -105,7 +107,7 @@ class WebhookSender {
       this.release();
     }
     const ok = record.statusCode !== null && record.statusCode >= 200 && record.statusCode < 300;
-    if (ok || delivery.tamper || attemptNo >= this.maxAttempts || this.closed) return;
+    if (ok || !delivery.retried || attemptNo >= this.maxAttempts || this.closed) return record;
     const delay = this.retryBaseMs * 2 ** (attemptNo - 1);
     await new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -114,7 +116,7 @@ class WebhookSender {
       }, delay);
       this.waits.set(timer, resolve);
     });
-    await this.attempt(delivery, attemptNo + 1);
+    return this.attempt(delivery, attemptNo + 1);
   }
 
   /** One attempt, signed when it is sent (after waiting for its slot), recorded in `attempts`. */
