@@ -113,7 +113,7 @@ async function main() {
   process.once('SIGTERM', stop);
   process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
   if (!quiet) {
-    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state)\n`);
+    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state; send a test event: ${sandbox.origin}/)\n`);
   }
 }
 

@@ -8,7 +8,8 @@ const { invalidFaults, NO_FAULTS } = require('./faults');
 const { invalidSettings } = require('./rateLimit');
 const { nowWholeSecondsMs } = require('./time');
 const { invalidStyle, checkedStyle } = require('./style');
-const { foreignBrowserRequest } = require('./loopback');
+const { isLoopback, hostnameOf, foreignBrowserRequest } = require('./loopback');
+const { meaningOf, renderPage } = require('./testEventPage');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
 
@@ -59,6 +60,22 @@ function createControl(ctx, hooks) {
     const event = body.event ?? 'order.created';
     if (!EVENTS.includes(event)) throw new ControlError(400, `event must be one of ${EVENTS.join(', ')}.`);
     return event;
+  }
+
+  /** The test event page's target: any http(s) URL with --allow-remote, else one on this machine. */
+  function pageTarget(url) {
+    const trimmed = typeof url === 'string' ? url.trim() : '';
+    if (!/^https?:\/\/[^\s]+$/.test(trimmed)) {
+      throw new ControlError(400, "Paste the trigger's Test URL (or Production URL): it starts with http:// or https://.");
+    }
+    const hostname = hostnameOf(trimmed);
+    if (!ctx.opts.allowRemote && !(hostname && isLoopback(hostname))) {
+      throw new ControlError(
+        403,
+        `This page sends only to this machine (127.0.0.1, localhost, [::1]), not to ${hostname}. Start the sandbox with --allow-remote to send elsewhere.`,
+      );
+    }
+    return trimmed;
   }
 
   const CONTROL = [
@@ -133,6 +150,19 @@ function createControl(ctx, hooks) {
       const { deliveryId, eventId } = ctx.webhooks.send(app, event, samplePayload(app, event, body), { test: true, tamper: body.tamper, url: body.url });
       return { deliveryId, eventId };
     }],
+    // The test event page's button: one attempt, awaited, so the page can say what n8n answered (a
+    // person presses again; retries would reach a trigger that stopped listening meanwhile). JSON
+    // only: a cross-site form can post text/plain without the browser asking first.
+    ['POST', /^\/test-event$/, async (m, body) => {
+      const app = findApp(body.clientId);
+      const url = pageTarget(body.url);
+      const event = eventOf(body);
+      const { deliveryId, eventId, done } = ctx.webhooks.send(app, event, samplePayload(app, event, body), { test: true, url, retried: false });
+      const attempt = await done;
+      if (!attempt) throw new ControlError(503, 'The sandbox is stopping: nothing was sent.');
+      const { statusCode, error, responseBody } = attempt;
+      return { deliveryId, eventId, event, url, statusCode, error, responseBody, meaning: meaningOf(attempt) };
+    }, { json: true }],
     ['POST', /^\/orders$/, (m, body) => {
       const sellerId = body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId;
       const seller = data.SELLERS.find((s) => s.sellerId === sellerId);
@@ -248,9 +278,17 @@ function createControl(ctx, hooks) {
     const foreign = foreignBrowserRequest(req);
     if (foreign) return ctx.reply(res, 403, JSON.stringify({ ok: false, error: { code: 'forbidden', message: foreign } }));
     const [pathname, search = ''] = target.split('?');
+    if (req.method === 'GET' && pathname === '/test-event') {
+      // The first app, seller-a-full, is the one the demo's credential uses.
+      const { html, headers } = renderPage({ state: ctx.state, events: EVENTS, defaultClientId: ctx.state.apps[0].clientId, allowRemote: ctx.opts.allowRemote });
+      return ctx.reply(res, 200, html, headers);
+    }
     const route = CONTROL.find(([method, pattern]) => method === req.method && pattern.test(pathname));
     try {
       if (!route) throw new ControlError(404, `No control route ${req.method} /_sandbox${pathname}.`);
+      if (route[3]?.json && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+        throw new ControlError(415, 'Send the body as JSON, with Content-Type: application/json.');
+      }
       const raw = await readBody(req, 1024 * 1024);
       let body = {};
       if (raw.length) {

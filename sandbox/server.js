@@ -22,6 +22,7 @@ const { WebhookSender } = require('./webhooks');
 const { createChangeFeed } = require('./changes');
 const { checkedSecrets, applySecrets } = require('./secrets');
 const { isLoopback } = require('./loopback');
+const { PAGE_PATH } = require('./testEventPage');
 
 const DEFAULTS = {
   host: '127.0.0.1',
@@ -246,6 +247,8 @@ function createSandbox(options = {}) {
     const url = req.url ?? '/';
     let work;
     if (url.startsWith('/_sandbox/')) work = handleControl(req, res, url.slice('/_sandbox'.length));
+    // The address a person types leads to the page a person uses; the API has nothing at /.
+    else if (url === '/' && req.method === 'GET') work = Promise.resolve(res.writeHead(302, { location: PAGE_PATH }).end());
     else if (url.startsWith(`${opts.basePath}/`)) work = handleApi(req, res, url.slice(opts.basePath.length));
     else {
       const err = new ApiError('endpoint_not_found', `The API lives under ${opts.basePath}/.`);

@@ -1,0 +1,251 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+// The sandbox's test event page (GET / leads to it): it sends a signed test event to a pasted
+// trigger URL and says what the receiver answered; it sends to this machine only, and takes no
+// request a foreign page could make. Deliveries are checked with bare node:crypto, not sandbox code.
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+
+interface Answer {
+	status: number;
+	headers: http.IncomingHttpHeaders;
+	text: string;
+	json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** One request with exactly these headers (fetch would not let a test set Host or Origin); host '' sends none. */
+function call(origin: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+	const { host, ...others } = headers;
+	const options = host === '' ? { method, headers: others, setHost: false } : { method, headers };
+	return new Promise((resolve, reject) => {
+		const req = http.request(`${origin}${path}`, options, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (c: Buffer) => chunks.push(c));
+			res.on('end', () => {
+				const text = Buffer.concat(chunks).toString('utf8');
+				let json;
+				try {
+					json = JSON.parse(text);
+				} catch {
+					json = undefined;
+				}
+				resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+			});
+		});
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+describe('the test event page', () => {
+	let sb: RunningSandbox;
+	let receiver: Receiver;
+	const app = () => sb.apps['seller-a-full'];
+	const newestOrderId = (sellerId: number) => sb.raw.state.ordersBySeller.get(sellerId).at(-1).order_item_id;
+	const send = (body: object, headers: Record<string, string> = {}) =>
+		call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': 'application/json', ...headers }, JSON.stringify(body));
+	const attempts = async () => (await sb.control('GET', '/deliveries')).length;
+
+	beforeAll(async () => {
+		// Secrets of their own, as the CLI and the demo give: the page must show none of them.
+		const secrets = Object.fromEntries(
+			['seller-a-full', 'seller-a-readonly', 'seller-b-full', 'seller-a-inactive'].map((name, i) => [
+				name,
+				{ clientSecret: `cs_page_test_${i}_0123456789abcdef`, webhookSecret: `whs_page_test_${i}_0123456789abcdef` },
+			]),
+		);
+		sb = await startSandbox({ secrets, webhookRetryBaseMs: 20 });
+	});
+	beforeEach(async () => {
+		receiver = await startReceiver();
+	});
+	afterEach(() => receiver.close());
+	afterAll(() => sb.close());
+
+	test('the address a person types, /, leads to the page, served as HTML that runs only its own script', async () => {
+		const root = await call(sb.origin, 'GET', '/');
+		expect(root.status).toBe(302);
+		expect(root.headers.location).toBe('/_sandbox/test-event');
+		const page = await call(sb.origin, 'GET', '/_sandbox/test-event');
+		expect(page.status).toBe(200);
+		expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+		const nonce = /script-src 'nonce-([^']+)'/.exec(String(page.headers['content-security-policy']))![1];
+		expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+		expect(page.text).toContain(`<script nonce="${nonce}">`);
+		expect(page.text).toContain('<button id="send" type="submit">Send test event</button>');
+		for (const event of ['order.created', 'order.updated', 'stock.updated', 'return.requested']) expect(page.text).toContain(`<option value="${event}">`);
+		// The demo's app is picked; the order items offered start with the newest.
+		expect(page.text).toContain(`<option value="${app().clientId}" selected>seller-a-full (seller 1001)</option>`);
+		const choices = JSON.parse(/<script id="choices" type="application\/json">(.*?)<\/script>/s.exec(page.text)![1]);
+		expect(choices.orders.find((o: { sellerId: number }) => o.sellerId === 1001).orderItemId).toBe(newestOrderId(1001));
+		// The page posts JSON to its own origin.
+		expect(page.text).toContain("fetch('/_sandbox/test-event', { method: 'POST', headers: { 'content-type': 'application/json' }");
+	});
+
+	test('no secret of any app is in the page', async () => {
+		const page = await call(sb.origin, 'GET', '/_sandbox/test-event');
+		const apps = Object.values(sb.apps);
+		expect(apps).toHaveLength(4);
+		for (const a of apps) {
+			expect(page.text).toContain(a.clientId);
+			expect(page.text).not.toContain(a.clientSecret);
+			expect(page.text).not.toContain(a.webhookSecret);
+		}
+	});
+
+	test("a sent test event arrives signed with the app's Webhook Secret (checked with node:crypto), and the page says n8n received it", async () => {
+		const answer = await send({ url: receiver.url, clientId: app().clientId, event: 'order.created' });
+		expect(answer.status).toBe(200);
+		expect(answer.json.data).toMatchObject({ statusCode: 200, error: null, responseBody: 'ok', url: receiver.url, event: 'order.created' });
+		expect(answer.json.data.meaning).toBe(
+			"n8n received it: look at the trigger's output in the editor. (Sent to a Production URL, it started a run: see the workflow's executions.)",
+		);
+		const [r] = receiver.received;
+		const timestamp = String(r.headers['x-svc-webhook-timestamp']);
+		expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(10);
+		const expected = createHmac('sha256', app().webhookSecret).update(`${timestamp}.`).update(r.rawBody).digest('hex');
+		expect(r.headers['x-svc-webhook-signature']).toBe(expected);
+		expect(r.headers['x-svc-webhook-id']).toBe(answer.json.data.deliveryId);
+		expect(r.headers['x-svc-webhook-event']).toBe('order.created');
+		expect(r.headers['content-type']).toBe('application/json');
+		// By default the seller's newest order item, as the page offers first.
+		expect(JSON.parse(r.rawBody.toString('utf8'))).toMatchObject({
+			id: answer.json.data.eventId,
+			event: 'order.created',
+			test: true,
+			data: { order_item_id: newestOrderId(1001) },
+		});
+	});
+
+	test('the order item or product picked on the page is the one in the event; another seller\'s is refused', async () => {
+		const orders = sb.raw.state.ordersBySeller.get(1001);
+		const picked = orders[3].order_item_id;
+		await send({ url: receiver.url, clientId: app().clientId, event: 'return.requested', orderItemId: picked });
+		const product = [...sb.raw.state.products.values()].find((p: { seller_id: number; variant_ids: number[] }) => p.seller_id === 1001 && p.variant_ids.length);
+		await send({ url: receiver.url, clientId: app().clientId, event: 'stock.updated', productId: product.product_id });
+		const [ret, stock] = receiver.received.map((r) => JSON.parse(r.rawBody.toString('utf8')));
+		expect(ret).toMatchObject({ event: 'return.requested', data: { order_item_id: picked } });
+		expect(stock).toMatchObject({ event: 'stock.updated', data: { product_id: product.product_id, variant_combination_id: product.variant_ids[0] } });
+
+		const foreign = sb.raw.state.ordersBySeller.get(1002)[0].order_item_id;
+		const refused = await send({ url: receiver.url, clientId: app().clientId, event: 'order.created', orderItemId: foreign });
+		expect(refused.status).toBe(400);
+		expect(refused.json.error.message).toBe(`Order item ${foreign} is not seller 1001's.`);
+		expect(receiver.received).toHaveLength(2);
+	});
+
+	test.each([
+		[401, "n8n refused the signature: the credential's Webhook Secret is not this app's. Pick the app the credential belongs to, or paste this app's Webhook Secret into the credential."],
+		[
+			404,
+			"n8n is not listening at this URL: click 'Listen for test event' in the trigger first, then send within 2 minutes. A Production URL listens only once its workflow is published (n8n 1.x: active).",
+		],
+		[500, "n8n failed while taking the delivery: its answer is below; n8n's log says more."],
+	])('an answer %i is said in plain words, after one attempt (the person sends again)', async (status, meaning) => {
+		receiver.respond = () => status;
+		const answer = await send({ url: receiver.url, clientId: app().clientId, event: 'order.updated' });
+		expect(answer.json.data).toMatchObject({ statusCode: status, error: null, responseBody: 'ok', meaning });
+		await sb.control('POST', '/deliveries/wait');
+		expect(receiver.received).toHaveLength(1);
+	});
+
+	test('nothing listening at the URL is said in plain words', async () => {
+		const closed = await startReceiver();
+		await closed.close();
+		const answer = await send({ url: closed.url, clientId: app().clientId, event: 'order.created' });
+		expect(answer.status).toBe(200);
+		expect(answer.json.data).toMatchObject({
+			statusCode: null,
+			error: 'ECONNREFUSED',
+			meaning: 'Nothing answers at this address: is n8n running, and are the host and port those of its URL? (npm start runs n8n on 127.0.0.1:5678.)',
+		});
+	});
+
+	test.each(['http://192.0.2.10:5678/webhook-test/x/webhook', 'http://example.com/webhook', 'http://[2001:db8::1]/hook', 'http://127.0.0.1.example/hook'])(
+		'a target off this machine (%s) is refused and nothing is sent',
+		async (url) => {
+			const before = await attempts();
+			const answer = await send({ url, clientId: app().clientId, event: 'order.created' });
+			expect(answer.status).toBe(403);
+			expect(answer.json.error.message).toMatch(/^This page sends only to this machine \(127\.0\.0\.1, localhost, \[::1\]\), not to .*--allow-remote/);
+			expect(await attempts()).toBe(before);
+		},
+	);
+
+	test('localhost and [::1] are this machine', async () => {
+		const local = receiver.url.replace('127.0.0.1', 'localhost');
+		expect((await send({ url: local, clientId: app().clientId })).json.data.statusCode).toBe(200);
+		const v6 = await send({ url: 'http://[::1]:9/hook', clientId: app().clientId });
+		expect(v6.status).toBe(200);
+		expect(v6.json.data.statusCode).toBeNull();
+	});
+
+	test('a page of another origin can neither load the page nor send, n8n\'s editor included', async () => {
+		const before = await attempts();
+		for (const origin of ['https://evil.example', 'http://127.0.0.1:5678', 'null']) {
+			const sent = await send({ url: receiver.url, clientId: app().clientId }, { origin });
+			expect(sent.status).toBe(403);
+			expect(sent.json.error.message).toBe(`Requests from pages of "${origin}" are not taken: only the sandbox's own pages may call it.`);
+			expect((await call(sb.origin, 'GET', '/_sandbox/test-event', { origin })).status).toBe(403);
+		}
+		expect(await attempts()).toBe(before);
+		expect(receiver.received).toHaveLength(0);
+		// Its own origin is taken, under any loopback name the page was opened with.
+		expect((await send({ url: receiver.url, clientId: app().clientId }, { origin: sb.origin })).json.data.statusCode).toBe(200);
+		const port = new URL(sb.origin).port;
+		const asLocalhost = { host: `localhost:${port}`, origin: `http://localhost:${port}` };
+		expect((await send({ url: receiver.url, clientId: app().clientId }, asLocalhost)).json.data.statusCode).toBe(200);
+	});
+
+	test('a body that is not declared JSON is refused (a cross-site form can post text/plain unasked)', async () => {
+		const body = JSON.stringify({ url: receiver.url, clientId: app().clientId });
+		for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+			const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': type }, body);
+			expect(answer.status).toBe(415);
+			expect(answer.json.error.message).toBe('Send the body as JSON, with Content-Type: application/json.');
+		}
+		expect((await call(sb.origin, 'POST', '/_sandbox/test-event', {}, body)).status).toBe(415);
+		await sb.control('POST', '/deliveries/wait');
+		expect(receiver.received).toHaveLength(0);
+	});
+
+	test('a Host that is not a loopback name (a name rebound to 127.0.0.1) is refused, the secrets of /state included', async () => {
+		const port = new URL(sb.origin).port;
+		for (const host of [`rebound.example:${port}`, `192.168.1.20:${port}`, `127.0.0.1:${port}@rebound.example`]) {
+			const sent = await send({ url: receiver.url, clientId: app().clientId }, { host });
+			expect(sent.status).toBe(403);
+			expect(sent.json.error.message).toBe(`Host ${JSON.stringify(host)} is not a loopback name (127.0.0.1, localhost, [::1]).`);
+			expect((await call(sb.origin, 'GET', '/_sandbox/test-event', { host })).status).toBe(403);
+			const state = await call(sb.origin, 'GET', '/_sandbox/state', { host });
+			expect(state.status).toBe(403);
+			expect(state.text).not.toContain(app().webhookSecret);
+		}
+		// No Host at all: Node.js answers 400 before the sandbox sees the request.
+		expect((await send({ url: receiver.url, clientId: app().clientId }, { host: '' })).status).toBe(400);
+		expect(receiver.received).toHaveLength(0);
+	});
+
+	test('the control API itself still answers its own clients, and refuses a foreign page', async () => {
+		expect((await call(sb.origin, 'GET', '/_sandbox/state')).json.data.apps[0].webhookSecret).toBe(app().webhookSecret);
+		const csrf = await call(sb.origin, 'POST', '/_sandbox/orders', { origin: 'https://evil.example', 'content-type': 'text/plain' }, '{}');
+		expect(csrf.status).toBe(403);
+	});
+});
+
+describe('the test event page of a sandbox started with --allow-remote', () => {
+	let sb: RunningSandbox;
+	beforeAll(async () => {
+		sb = await startSandbox({ allowRemote: true });
+	});
+	afterAll(() => sb.close());
+
+	test('sends to an address off this machine too', async () => {
+		const page = await call(sb.origin, 'GET', '/_sandbox/test-event');
+		expect(page.text).toContain('This sandbox was started with --allow-remote: it sends to any address.');
+		const body = JSON.stringify({ url: 'http://receiver.invalid/hook', clientId: sb.apps['seller-a-full'].clientId });
+		const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': 'application/json' }, body);
+		expect(answer.status).toBe(200);
+		expect(answer.json.data).toMatchObject({ statusCode: null, error: 'ENOTFOUND', meaning: 'The delivery did not reach n8n (ENOTFOUND): check the URL.' });
+	});
+});
