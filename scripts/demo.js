@@ -57,6 +57,8 @@ function loadOrCreateDemoSecrets(folder) {
 /** What `npm start` prints once everything runs. Names where the secrets are; prints none of them. */
 function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox, app, webhookUrl, mcpUrl }) {
   const control = sandbox.controlUrl;
+  // The sandbox's own address leads to its test event page (sandbox/testEventPage.js).
+  const testEventPage = `${new URL(control).origin}/`;
   const signIn = ownerCreated
     ? `   (sign in as ${ownerEmail}; the password is "ownerPassword" in ${secretsFile})`
     : `   (sign in as ${ownerEmail}; the password is the one you set, else "ownerPassword" in ${secretsFile})`;
@@ -79,8 +81,9 @@ function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox,
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
        curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
-     Or open its trigger, click "Test this trigger", copy the Test URL and have the sandbox send a test event there:
-       curl -X POST ${control}/apps/${app.clientId}/test-event -H 'content-type: application/json' -d '{"url":"<Test URL>"}'
+     Or send its trigger a test event from your browser: open the trigger, click "Listen for test event",
+     copy the Test URL and paste it into the sandbox's test event page:
+       ${testEventPage}
   3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
      minute and runs once per change (no webhook needed). Change an order and look at its
      executions within a minute:

@@ -107,5 +107,7 @@ describe("npm start's banner", () => {
 		expect(banner).toContain('"ownerPassword" in .state/demo/secrets.json');
 		expect(banner).toContain('Authorization: Bearer <"mcpToken" in .state/demo/secrets.json>');
 		expect(banner).toContain('cli_a_0123');
+		// The sandbox's test event page, at the address a person types.
+		expect(banner).toContain("paste it into the sandbox's test event page:\n       http://127.0.0.1:8791/\n");
 	});
 });
