@@ -13,6 +13,7 @@ import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './tr
 import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
+import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './helpers/triggerPanel';
 
 // The deliveries this process answered, per trigger, beside the stored record (helpers/deliveryLog.ts).
 const inMemory = new Map<string, ProcessRecord>();
@@ -53,10 +54,10 @@ export class MarketplacePartnerTrigger implements INodeType {
 		// responseData '' makes n8n answer an accepted delivery with {"message":"Workflow was started"};
 		// without it, n8n's default sends the literal text "firstEntryJson".
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' }],
+		triggerPanel: TRIGGER_PANEL,
 		properties: [
 			{
-				displayName:
-					'The marketplace has no API to register webhooks: give this node\'s <b>Production URL</b> to the marketplace operator, who registers it for your app. The operator can then send a test event. Every delivery is verified with the credential\'s Webhook Secret before the workflow runs.',
+				displayName: REGISTRATION_NOTICE,
 				name: 'registrationNotice',
 				type: 'notice',
 				default: '',
