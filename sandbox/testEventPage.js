@@ -19,7 +19,7 @@ function meaningOf({ statusCode, error }) {
     return "n8n received it: look at the trigger's output in the editor. (Sent to a Production URL, it started a run: see the workflow's executions.)";
   }
   if (statusCode === 404) {
-    return "n8n is not listening at this URL: click 'Listen for test event' in the trigger first, then send within 2 minutes. A Production URL listens only once its workflow is published (n8n 1.x: active).";
+    return "n8n is not listening at this URL: in the trigger, click 'Execute step' (or 'Test this trigger') first, then send within 2 minutes. A Production URL listens only once its workflow is published (n8n 1.x: active).";
   }
   if (statusCode === 401) {
     return "n8n refused the signature: the credential's Webhook Secret is not this app's. Pick the app the credential belongs to, or paste this app's Webhook Secret into the credential.";
@@ -99,7 +99,7 @@ function renderPage({ state, events, defaultClientId, allowRemote }) {
 <p>On a real marketplace, the operator sends a test event to your trigger. Here the sandbox plays the
 operator: it sends one to the URL you paste, signed with the app's Webhook Secret like every delivery it sends.</p>
 <ol>
-  <li>In n8n, open the Marketplace Partner Trigger and click <b>Listen for test event</b>.</li>
+  <li>In n8n, open the Marketplace Partner Trigger and click <b>Execute step</b> (or <b>Test this trigger</b>): n8n shows “Listening for test event”.</li>
   <li>Copy its <b>Test URL</b> and paste it below.</li>
   <li>Press <b>Send test event</b> within 2 minutes.</li>
 </ol>

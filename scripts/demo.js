@@ -81,8 +81,8 @@ function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox,
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
        curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
-     Or send its trigger a test event from your browser: open the trigger, click "Listen for test event",
-     copy the Test URL and paste it into the sandbox's test event page:
+     Or send its trigger a test event from your browser: open the trigger, click "Execute step" (n8n
+     listens for a test event), copy the Test URL and paste it into the sandbox's test event page:
        ${testEventPage}
   3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
      minute and runs once per change (no webhook needed). Change an order and look at its

@@ -139,7 +139,7 @@ describe('the test event page', () => {
 		[401, "n8n refused the signature: the credential's Webhook Secret is not this app's. Pick the app the credential belongs to, or paste this app's Webhook Secret into the credential."],
 		[
 			404,
-			"n8n is not listening at this URL: click 'Listen for test event' in the trigger first, then send within 2 minutes. A Production URL listens only once its workflow is published (n8n 1.x: active).",
+			"n8n is not listening at this URL: in the trigger, click 'Execute step' (or 'Test this trigger') first, then send within 2 minutes. A Production URL listens only once its workflow is published (n8n 1.x: active).",
 		],
 		[500, "n8n failed while taking the delivery: its answer is below; n8n's log says more."],
 	])('an answer %i is said in plain words, after one attempt (the person sends again)', async (status, meaning) => {
