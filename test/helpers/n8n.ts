@@ -206,11 +206,12 @@ export async function runNode(options: {
 export function createAdditionalData(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	hooks?: ExecutionLifecycleHooks,
+	executionId = 'test-execution',
 ): IWorkflowExecuteAdditionalData {
 	return {
 		hooks,
 		credentialsHelper: new CredentialsHelper(credentials),
-		executionId: 'test-execution',
+		executionId,
 		restApiUrl: 'http://localhost:5678/rest',
 		instanceBaseUrl: 'http://localhost:5678/',
 		webhookBaseUrl: 'http://localhost:5678/webhook/',
@@ -247,6 +248,8 @@ export function hintsOf({ run }: Pick<NodeRun, 'run'>): NodeExecutionHint[] {
 	return run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
 }
 
+let executions = 0;
+
 export async function runWorkflow(
 	nodes: INode[],
 	connections: IConnections,
@@ -272,11 +275,13 @@ export async function runWorkflow(
 		nodeTypes: new NodeTypes(),
 		active: false,
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData);
+	// Each run its own execution, as in n8n: what a node counts per execution starts afresh.
+	const executionId = `test-execution-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished(fullRunData));
-	const additionalData = createAdditionalData(credentials, hooks);
+	const additionalData = createAdditionalData(credentials, hooks, executionId);
 	const startNode = workflow.getNode(startNodeName)!;
 	const runExecutionData: IRunExecutionData = {
 		version: 1,

@@ -298,6 +298,41 @@ describe('Marketplace Partner for AI agents', () => {
 			expect(await requests()).toBe(1);
 		});
 
+		test('as a tool, a stock of 0 is refused unsent unless the user allows it in the node; as a node, 0 is a stock like any', async () => {
+			const description = new MarketplacePartner().description;
+			const asTool = { ...description, name: `${description.name}Tool` };
+			expect(resolved(asTool, { resource: 'stock', operation: 'update' })).toMatchObject({ toolAllowZero: false, toolMaxProducts: 10 });
+			expect(resolved(description, { resource: 'stock', operation: 'update' })).not.toHaveProperty('toolAllowZero');
+			const before = await stockOf(productIds[6]);
+			const refused = await runNode({ parameters: { ...update(0, { externalRef: 'sold out, says the order note' }), productId: productIds[6] }, credentials: credentials(), type: TOOL_TYPE });
+			expect(refused.error?.message).toBe(
+				'stock 0 would mark the product sold out, and this workflow does not let a model set a stock of 0, so nothing was sent. Leave it to a person, or have Allow Stock of 0 turned on in the workflow.',
+			);
+			expect(await requests()).toBe(0);
+			expect(await stockOf(productIds[6])).toBe(before);
+			const allowed = await runNode({ parameters: { ...update(0, { externalRef: 'x' }), productId: productIds[6], toolAllowZero: true }, credentials: credentials(), type: TOOL_TYPE });
+			expect(allowed.error).toBeUndefined();
+			expect(await stockOf(productIds[6])).toBe(0);
+			const asNode = await runNode({ parameters: { ...update(0), productId: productIds[7] }, credentials: credentials() });
+			expect(asNode.error).toBeUndefined();
+			expect(await stockOf(productIds[7])).toBe(0);
+		});
+
+		test('as a tool, one run changes at most Maximum Products per Run products, counted across its calls; the same product again counts once; a new run starts afresh', async () => {
+			const rows = productIds.slice(10, 15).map((product_id, i) => ({ product_id, stock: 3 + i, ref: `r${i}` }));
+			const parameters = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', additionalFields: { externalRef: '={{ $json.ref }}' }, toolMaxProducts: 3 };
+			const { items, error } = await runNode({ parameters, items: [...rows, rows[0]], credentials: credentials(), type: TOOL_TYPE, continueOnFail: true });
+			expect(error).toBeUndefined();
+			const limit = 'This workflow lets a model change at most 3 products in one run, and 3 were changed already, so nothing was sent. Tell the person; they can run it again or raise Maximum Products per Run.';
+			expect(items.map((i) => i.json.new_stock ?? i.json.error)).toEqual([3, 4, 5, limit, limit, 3]);
+			expect(await requests()).toBe(4);
+			const next = await runNode({ parameters, items: [rows[3]], credentials: credentials(), type: TOOL_TYPE });
+			expect(next.error).toBeUndefined();
+			expect(next.items[0].json.new_stock).toBe(6);
+			const empty = await runNode({ parameters: { ...parameters, toolMaxProducts: '' }, items: [rows[4]], credentials: credentials(), type: TOOL_TYPE });
+			expect(empty.error?.message).toBe('Maximum Products per Run is empty; it needs a whole number of 1 or more.');
+		});
+
 		test("as a tool, the user sets the bound: raised it lets more through; the option's smaller bound still wins; an empty one is an error", async () => {
 			const raised = await runNode({ parameters: { ...update(4000, { externalRef: 'x' }), toolMaxStock: 5000 }, credentials: credentials(), type: TOOL_TYPE });
 			expect(raised.error).toBeUndefined();

@@ -211,6 +211,30 @@ const toolMaxStock: INodeProperties = {
 	displayOptions: { show: { '@tool': [true] } },
 };
 
+/** As a tool, a stock of 0 (sold out) only where the user allows it: a prompt must not empty a catalogue. */
+const toolAllowZero: INodeProperties = {
+	displayName: 'Allow Stock of 0',
+	name: 'toolAllowZero',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether the model may set a stock to 0, which marks the product sold out. Off: such a call is refused before anything is sent, and the model is told to leave it to a person.',
+	displayOptions: { show: { '@tool': [true] } },
+};
+
+/** As a tool, how many products one run may change: a model talked into a mass change stops there. */
+const toolMaxProducts: INodeProperties = {
+	displayName: 'Maximum Products per Run',
+	name: 'toolMaxProducts',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	required: true,
+	default: 10,
+	description:
+		'The most products (or variants) the model may change in one run of the workflow, e.g. one chat answer. Past it, calls are refused before anything is sent, and the model is told the limit.',
+	displayOptions: { show: { '@tool': [true] } },
+};
+
 /** Version 3: changes marked as this package's, so the trigger can tell them from the marketplace's own. */
 const markProperty: INodeProperties = {
 	displayName: 'Mark as Made by a Workflow',
@@ -226,6 +250,8 @@ const properties: INodeProperties[] = [
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 2 } }] } }, v2Properties),
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [markProperty]),
 	toolMaxStock,
+	toolAllowZero,
+	toolMaxProducts,
 	optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption),
 ];
 
@@ -356,10 +382,11 @@ function headerOf(alternative: Alternative, json: IDataObject): string | undefin
 	}
 }
 
-/** The guard: limits a row must keep to (as a tool, a reason for every change). */
+/** The guard: limits a row must keep to (as a tool, a reason for every change, and no stock of 0 unless allowed). */
 interface Guard {
 	maxStock?: number;
 	requireExternalRef: boolean;
+	allowZero: boolean;
 }
 
 /** A row the guard's Maximum Stock refused: counted for the run's report. */
@@ -378,6 +405,11 @@ function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard, sk
 	if (stock > (guard.maxStock ?? Infinity)) {
 		throw new RefusedByGuard(
 			`${label('stock')} ${stock} is above the Maximum Stock of ${guard.maxStock} this workflow allows, so nothing was sent. Send ${guard.maxStock} or less, or have the workflow's Maximum Stock raised if ${stock} is right.`,
+		);
+	}
+	if (stock === 0 && !guard.allowZero) {
+		throw new Error(
+			`${label('stock')} 0 would mark the product sold out, and this workflow does not let a model set a stock of 0, so nothing was sent. Leave it to a person, or have Allow Stock of 0 turned on in the workflow.`,
 		);
 	}
 	body.stock = stock;
@@ -409,7 +441,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 
 	const tool = isTool(this);
-	const guard: Guard = { maxStock: readMaxStock(this, tool), requireExternalRef: tool };
+	const guard: Guard = { maxStock: readMaxStock(this, tool), requireExternalRef: tool, allowZero: !tool || (this.getNodeParameter('toolAllowZero', 0, false) as boolean) };
+	const productsLeft = tool ? productBudget(this) : undefined;
 	const mark = this.getNode().typeVersion >= 3 && (this.getNodeParameter('markAsN8n', 0, true) as boolean);
 	// As a tool, errors name each value by its API field: the model's argument.
 	const apiNames: Row['label'] = (id) => id;
@@ -424,6 +457,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const row = readRow(item, i);
 			const body = bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard, skuHint);
 			if (mark) body.external_ref = markedRef(body.external_ref as string | undefined);
+			productsLeft?.take(targetOf(body));
 			return { body };
 		} catch (error) {
 			if (error instanceof RefusedByGuard) refused++;
@@ -443,7 +477,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results = await mapWithConcurrency(items.length, ROWS_IN_PROGRESS, async (i): Promise<INodeExecutionData | Error> => {
 		const row = prepared[i];
 		if ('error' in row) return errorItem(row.error, i);
-		const target = `${row.body.product_id ?? `sku:${row.body.sku}`}/${row.body.variant_combination_id ?? ''}`;
+		const target = targetOf(row.body);
 		const previous = previousOfTarget.get(target);
 		const sending = (async () => {
 			if (previous) await previous;
@@ -468,6 +502,45 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const failed = (results as INodeExecutionData[]).filter((r) => r.json.error !== undefined).length;
 	policy.report.stockRows({ total: items.length, failed, refused, maxStock: guard.maxStock });
 	return results as INodeExecutionData[];
+}
+
+/** The product (or variant) a row sets: rows of one target go one after the other, and count once. */
+function targetOf(body: IDataObject): string {
+	return `${body.product_id ?? `sku:${body.sku}`}/${body.variant_combination_id ?? ''}`;
+}
+
+/** Executions whose tool changes are counted: a run's calls all reach the process that runs it. */
+const MAX_RUNS_COUNTED = 100;
+const changedByRun = new Map<string, Set<string>>();
+
+/** As a tool: the products this run may still change (Maximum Products per Run), counted across its calls. */
+function productBudget(context: IExecuteFunctions): { take(target: string): void } {
+	let max: number;
+	try {
+		max = toWholeNumber(context.getNodeParameter('toolMaxProducts', 0, 10), 'Maximum Products per Run', { min: 1 }) as number;
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), (error as Error).message);
+	}
+	const run = context.getExecutionId();
+	let changed = changedByRun.get(run);
+	if (!changed) {
+		changed = new Set();
+		changedByRun.set(run, changed);
+		// Oldest first: a run counted 100 runs ago has long ended.
+		if (changedByRun.size > MAX_RUNS_COUNTED) changedByRun.delete(changedByRun.keys().next().value!);
+	}
+	const counted = changed;
+	return {
+		take(target) {
+			if (counted.has(target)) return;
+			if (counted.size >= max) {
+				throw new Error(
+					`This workflow lets a model change at most ${max} products in one run, and ${counted.size} were changed already, so nothing was sent. Tell the person; they can run it again or raise Maximum Products per Run.`,
+				);
+			}
+			counted.add(target);
+		},
+	};
 }
 
 /** The smallest bound set: the option's, and as a tool also the tool's own (always set). */
