@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
-import { checkWebhook, parseWebhookTimestamp, type WebhookRejection } from './transport/webhookSignature';
+import { readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
 import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
@@ -27,6 +27,7 @@ const recentCredentials = new RecentCredentials<ICredentialDataDecryptedObject>(
 const REJECTIONS: Record<WebhookRejection, { status: number; body: string }> = {
 	no_secret: { status: 401, body: 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks' },
 	missing_headers: { status: 401, body: 'Unauthorized: missing webhook signature headers' },
+	invalid_id: { status: 401, body: 'Unauthorized: invalid webhook id' },
 	invalid_timestamp: { status: 401, body: 'Unauthorized: invalid webhook timestamp' },
 	invalid_signature: { status: 401, body: 'Unauthorized: invalid webhook signature' },
 	stale_timestamp: { status: 401, body: 'Unauthorized: webhook timestamp outside the tolerance' },
@@ -178,18 +179,18 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const nowMs = Date.now();
 	const check = (credentials: ICredentialDataDecryptedObject) => {
 		const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
-		// Node.js joins a repeated header into one value and strips the whitespace around it.
+		// Node.js joins a repeated header into one value and strips SP and HTAB around it; nothing else.
 		const header = (name: string) => req.get(`${prefix}${name}`);
-		const rejection = checkWebhook({
+		const verdict = readWebhook({
 			secrets: [credentials.webhookSecret, credentials.previousWebhookSecret].filter((secret): secret is string => typeof secret === 'string'),
 			idHeader: header('webhook-id'),
 			timestampHeader: header('webhook-timestamp'),
-			signatureHeader: header('webhook-signature'),
+			signatureHeader: header(SIGNATURE_HEADER),
 			rawBody,
 			nowMs,
 			toleranceSeconds,
 		});
-		return { prefix, header, rejection };
+		return { prefix, header, verdict };
 	};
 	const node = this.getNode();
 	const trigger = `${this.getWorkflow().id}:${node.id}`; // this trigger, in this process's memory
@@ -198,12 +199,14 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const recent = await recentCredentials.get(credentialKey, readCredentials, nowMs);
 	let checked = check(recent.value);
 	// A credential edited a moment ago refuses with the copy reused: refused only if a fresh read refuses too.
-	if (checked.rejection && recent.reused) checked = check((await recentCredentials.get(credentialKey, readCredentials, nowMs, true)).value);
-	const { prefix, header, rejection } = checked;
-	if (rejection) {
-		const { status, body } = REJECTIONS[rejection];
+	if (checked.verdict.rejection && recent.reused) checked = check((await recentCredentials.get(credentialKey, readCredentials, nowMs, true)).value);
+	const { prefix, header, verdict } = checked;
+	if (verdict.rejection) {
+		const { status, body } = REJECTIONS[verdict.rejection];
 		return reply(status, body);
 	}
+	// The headers as verified: the same id and timestamp text are keyed, stored and output.
+	const { id: webhookId, timestamp: timestampText, seconds: timestamp } = verdict.headers;
 
 	let parsed: unknown;
 	try {
@@ -224,9 +227,28 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return reply(400, 'Bad Request: the webhook event header contradicts the event of the signed body');
 	}
 	const event = signedEvent ?? headerEvent ?? '';
+	const selected = this.getNodeParameter('events', []) as string[];
+	const wanted = selected.includes('*') || selected.includes(event);
 
-	const webhookId = String(header('webhook-id'));
-	const timestampText = String(header('webhook-timestamp'));
+	// The item is built before the delivery is recorded: nothing that can throw comes after, so a
+	// delivery answered 500 never leaves a key behind (n8n saves the record on that path too).
+	let item: IDataObject | undefined;
+	let skipped = false;
+	if (wanted) {
+		const sentAt = new Date(timestamp * 1000).toISOString();
+		if (node.typeVersion >= 2) {
+			const record = eventRecord(payload);
+			skipped = Boolean(options.skipOwnStockUpdates) && event === 'stock.updated' && madeByN8n(record);
+			item = { event, ...record, deliveryId: webhookId, sentAt, payload };
+		} else {
+			item = { event, webhookId, timestamp, timestampIso: sentAt, payload };
+		}
+		if (options.includeHeaders) {
+			const signatureHeader = `${prefix}${SIGNATURE_HEADER}`;
+			item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
+		}
+	}
+
 	const record = this.getWorkflowStaticData('node');
 	let recorded: IDataObject | undefined; // the record with this delivery, for n8n to save
 	if (!options.allowDuplicates) {
@@ -252,23 +274,10 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		});
 		res.once('close', () => inFlight.release(claimed));
 	}
-	const selected = this.getNodeParameter('events', []) as string[];
-	// Not selected: answered at once, so n8n saves the record as it answers.
-	if (!selected.includes('*') && !selected.includes(event)) return reply(200, 'OK: event not selected');
+	// Not selected or skipped: answered at once, so n8n saves the record as it answers.
+	if (!item) return reply(200, 'OK: event not selected');
+	if (skipped) return reply(200, 'OK: a stock update made by n8n, skipped');
 
-	const timestamp = parseWebhookTimestamp(timestampText) as number;
-	let item: IDataObject;
-	if (node.typeVersion >= 2) {
-		const record = eventRecord(payload);
-		if (options.skipOwnStockUpdates && event === 'stock.updated' && madeByN8n(record)) return reply(200, 'OK: a stock update made by n8n, skipped');
-		item = { event, ...record, deliveryId: webhookId, sentAt: new Date(timestamp * 1000).toISOString(), payload };
-	} else {
-		item = { event, webhookId, timestamp, timestampIso: new Date(timestamp * 1000).toISOString(), payload };
-	}
-	if (options.includeHeaders) {
-		const signatureHeader = `${prefix}webhook-signature`;
-		item.headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== signatureHeader));
-	}
 	// n8n answers an accepted delivery itself: n8n 2.x once the run is created and queued, so a
 	// delivery answered 2xx is never lost to a process that stops (n8n 1.x answers before starting
 	// it). n8n reads this body as it answers, and saves the node's static data just before sending

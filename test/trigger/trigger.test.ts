@@ -39,13 +39,14 @@ describe('Marketplace Partner Trigger', () => {
 			contentType = 'application/json' as string | null,
 			omit = '',
 			ts = String(Math.floor(Date.now() / 1000)),
+			sentTs = undefined as string | undefined, // the timestamp header as sent, where it differs from the text signed
 			prefix = 'x-svc-',
 		} = {},
 	) {
 		const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 		const headers: Record<string, string> = {
 			[`${prefix}webhook-id`]: id,
-			[`${prefix}webhook-timestamp`]: ts,
+			[`${prefix}webhook-timestamp`]: sentTs ?? ts,
 			[`${prefix}webhook-signature`]: signature,
 		};
 		if (event !== null) headers[`${prefix}webhook-event`] = event;
@@ -483,6 +484,34 @@ describe('Marketplace Partner Trigger', () => {
 		// The marketplace's own retry, signed afresh (another timestamp) under the same id, is one too.
 		expect(await post(body, { id: 'whd_genuine', ts: String(Number(ts) - 1) })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
 		expect(s.runs).toHaveLength(1);
+	});
+
+	// Issue #43: the check trimmed U+00A0 and accepted, the keys took it as sent (new signed bytes), the
+	// output's date was NaN: answered 500, with a key saved for every form.
+	test('a captured delivery re-sent with byte 0xA0 around its timestamp or id is refused 401 and saves nothing; selected or not, its forms grow the record by it once', async () => {
+		const store = { json: '{}' };
+		const s = (server = await startTriggerServer(creds(), { events: ['order.created'] }, store));
+		const ts = String(Math.floor(Date.now() / 1000));
+		const sizes = () => {
+			const stored = JSON.parse(store.json)['node:Marketplace Partner Trigger'] as IDataObject;
+			return [stored.deliveries, stored.signed].map((log) => entriesIn(recordOf(log)).length);
+		};
+		const cases = [
+			['whd_selected', '{"event":"order.created","n":1}', '{"message":"Workflow was started"}'],
+			['whd_unselected', '{"event":"stock.updated","n":2}', 'OK: event not selected'],
+		];
+		for (const [[id, body, answer], recordedSoFar] of cases.map((c, i) => [c, i + 1] as const)) {
+			expect(await post(body, { id, ts, event: null })).toEqual({ status: 200, text: answer });
+			const saved = { saves: s.staticDataSaves, json: store.json };
+			for (const [n, sentTs] of [`${ts}\u00a0`, `\u00a0${ts}`, `${ts}\u00a0\u00a0`, `${ts} \u00a0`].entries()) {
+				expect(await post(body, { id: `${id}_form_${n}`, ts, sentTs, event: null })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook timestamp' });
+			}
+			expect(await post(body, { id: `${id}\u00a0`, ts, event: null })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook id' });
+			for (let n = 0; n < 20; n++) expect(await post(body, { id: `${id}_copy_${n}`, ts, event: null })).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+			expect({ saves: s.staticDataSaves, json: store.json }).toEqual(saved);
+			expect(sizes()).toEqual([recordedSoFar, recordedSoFar]);
+		}
+		expect(s.runs.map((r) => r[0].json.webhookId)).toEqual(['whd_selected']);
 	});
 
 	test('a delivery that was not selected is recorded too: re-sent under a selected event header it starts nothing', async () => {

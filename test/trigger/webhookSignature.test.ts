@@ -8,6 +8,7 @@ import {
 	decodeSignature,
 	parseSignatureHeader,
 	parseWebhookTimestamp,
+	readWebhook,
 	signatureMatches,
 	timestampIsFresh,
 } from '../../nodes/MarketplacePartner/transport/webhookSignature';
@@ -150,7 +151,46 @@ describe('signature texts that are almost right are refused', () => {
 		expect(matches(`v1=${url}`, Buffer.from(`{"n":${n}}`))).toBe(true);
 	});
 
-	test('a timestamp header with white space around it is read and verified as its digits', () => {
-		expect(checkWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader: ` ${ts} `, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 })).toBeUndefined();
+	// Node.js strips SP and HTAB around a header value before the node sees it (test/trigger/trigger.test.ts
+	// sends them); whatever else arrives is part of the value, and a value that is not plain digits is
+	// refused rather than trimmed: trimmed, it verified as the digits but was keyed as sent (issue #43).
+	test.each([
+		['white space Node.js would have stripped', ` ${ts}\t`],
+		['U+00A0 after it (byte 0xA0 on the wire)', `${ts}\u00a0`],
+		['U+00A0 before it', `\u00a0${ts}`],
+		['a byte order mark', `\ufeff${ts}`],
+		['an em space', `${ts}\u2003`],
+		['a plus sign', `+${ts}`],
+		['digits of another script', ts.replace(/1/g, '\u0661')],
+	])('a timestamp header with %s is refused, not trimmed', (_, timestampHeader) => {
+		expect(checkWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 })).toBe('invalid_timestamp');
+	});
+});
+
+describe('one delivery, one reading of its headers', () => {
+	const base = { secrets: [secret], idHeader: 'whd_1', timestampHeader: ts, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 };
+
+	test('a genuine delivery gives its headers exactly as verified: the id, the timestamp text as signed, its seconds', () => {
+		expect(readWebhook(base)).toEqual({ headers: { id: 'whd_1', timestamp: ts, seconds: vectors.timestamp } });
+		const ms = `${ts}250`;
+		expect(readWebhook({ ...base, timestampHeader: ms, signatureHeader: computeWebhookSignature(secret, ms, body).toString('hex') })).toEqual({
+			headers: { id: 'whd_1', timestamp: ms, seconds: vectors.timestamp },
+		});
+	});
+
+	test.each([
+		['a trailing U+00A0', 'whd_1\u00a0'],
+		['a space inside', 'whd 1'],
+		['two id headers, joined by Node.js', 'whd_1, whd_2'],
+		['a byte order mark', '\ufeffwhd_1'],
+	])('an id with %s is refused: it would be keyed as another delivery', (_, idHeader) => {
+		expect(readWebhook({ ...base, idHeader })).toEqual({ rejection: 'invalid_id' });
+	});
+
+	test('the cheap checks come first: a stale or malformed delivery is refused as such before any HMAC, an empty secret after them', () => {
+		const badSignature = '0'.repeat(64);
+		expect(checkWebhook({ ...base, signatureHeader: badSignature, nowMs: nowMs + 3600_000 })).toBe('stale_timestamp');
+		expect(checkWebhook({ ...base, signatureHeader: badSignature, timestampHeader: 'soon' })).toBe('invalid_timestamp');
+		expect(checkWebhook({ ...base, secrets: [''], idHeader: undefined })).toBe('missing_headers');
 	});
 });

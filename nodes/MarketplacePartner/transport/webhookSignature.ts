@@ -5,6 +5,8 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
 const DIGEST_BYTES = 32;
+/** The signature header's name after the credential's Header Prefix. */
+export const SIGNATURE_HEADER = 'webhook-signature';
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 /**
@@ -64,9 +66,16 @@ export function signatureMatches(secrets: string[], timestamp: string, rawBody: 
 	return matched;
 }
 
+// What reaches the node: Node.js's parser strips SP and HTAB around a header value (OWS), answers
+// 400 for control characters, and passes bytes 0x80-0xFF on as U+0080-U+00FF (U+00A0 among them);
+// it joins a repeated header with ", ". Nothing more is trimmed here: a header is taken exactly as
+// it arrives or refused, so the text verified is the text the duplicate keys and the output use.
+const TIMESTAMP = /^\d{1,16}$/; // ASCII digits only: no sign, no space, no other script's digits
+const DELIVERY_ID = /^[\x21-\x7e]+$/; // visible ASCII: a copy under the id with a space added is refused, not new
+
 /** Unix time of a timestamp header in seconds, or milliseconds when it is that large; else undefined. */
 export function parseWebhookTimestamp(value: string): number | undefined {
-	if (!/^\d{1,16}$/.test(value)) return undefined;
+	if (!TIMESTAMP.test(value)) return undefined;
 	const number = Number(value);
 	return number >= 1e12 ? Math.floor(number / 1000) : number;
 }
@@ -76,7 +85,7 @@ export function timestampIsFresh(timestampSeconds: number, nowMs: number, tolera
 	return Math.abs(nowMs / 1000 - timestampSeconds) <= toleranceSeconds;
 }
 
-export type WebhookRejection = 'no_secret' | 'missing_headers' | 'invalid_timestamp' | 'stale_timestamp' | 'invalid_signature';
+export type WebhookRejection = 'no_secret' | 'missing_headers' | 'invalid_id' | 'invalid_timestamp' | 'stale_timestamp' | 'invalid_signature';
 
 export interface WebhookCheck {
 	secrets: string[];
@@ -88,18 +97,32 @@ export interface WebhookCheck {
 	toleranceSeconds: number;
 }
 
-/** All the checks in order; returns why a delivery is refused, or undefined when it is genuine. */
-export function checkWebhook(check: WebhookCheck): WebhookRejection | undefined {
-	const secrets = check.secrets.some((s) => s === '') ? check.secrets.filter((s) => s !== '') : check.secrets;
-	if (secrets.length === 0) return 'no_secret';
-	if (!check.timestampHeader || !check.signatureHeader || !check.idHeader) return 'missing_headers';
-	const timestampText = check.timestampHeader.trim();
-	const timestamp = parseWebhookTimestamp(timestampText);
-	if (timestamp === undefined) return 'invalid_timestamp';
-	// The signature is over the timestamp text as sent, so it is checked before the clock.
-	if (!signatureMatches(secrets, timestampText, check.rawBody, check.signatureHeader)) {
-		return 'invalid_signature';
-	}
-	if (!timestampIsFresh(timestamp, check.nowMs, check.toleranceSeconds)) return 'stale_timestamp';
-	return undefined;
+/** A verified delivery's headers, read once: its id, its timestamp text as signed, and that timestamp in Unix seconds. */
+export interface WebhookHeaders {
+	id: string;
+	timestamp: string;
+	seconds: number;
 }
+
+export type WebhookVerdict = { headers: WebhookHeaders; rejection?: undefined } | { headers?: undefined; rejection: WebhookRejection };
+
+/**
+ * All the checks in order, the cheap ones first: headers and the clock need no secret, so junk is
+ * refused before any HMAC. Gives the headers as verified, or why the delivery is refused.
+ */
+export function readWebhook(check: WebhookCheck): WebhookVerdict {
+	const { idHeader: id, timestampHeader: timestamp, signatureHeader: signature } = check;
+	if (!id || !timestamp || !signature) return { rejection: 'missing_headers' };
+	if (!DELIVERY_ID.test(id)) return { rejection: 'invalid_id' };
+	const seconds = parseWebhookTimestamp(timestamp);
+	if (seconds === undefined) return { rejection: 'invalid_timestamp' };
+	if (!timestampIsFresh(seconds, check.nowMs, check.toleranceSeconds)) return { rejection: 'stale_timestamp' };
+	const secrets = check.secrets.filter((secret) => secret !== '');
+	if (secrets.length === 0) return { rejection: 'no_secret' };
+	if (!signatureMatches(secrets, timestamp, check.rawBody, signature)) return { rejection: 'invalid_signature' };
+	return { headers: { id, timestamp, seconds } };
+}
+
+/** Why a delivery is refused, or undefined when it is genuine. */
+export const checkWebhook = (check: WebhookCheck): WebhookRejection | undefined => readWebhook(check).rejection;
+
