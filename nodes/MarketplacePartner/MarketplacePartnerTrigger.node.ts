@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
-import { readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
+import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
 import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
@@ -196,10 +196,15 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const trigger = `${this.getWorkflow().id}:${node.id}`; // this trigger, in this process's memory
 	const credentialKey = `${trigger}:${node.credentials?.[CREDENTIAL_TYPE]?.id}`;
 	const readCredentials = async () => await this.getCredentials(CREDENTIAL_TYPE);
+	// Read only when no copy is held; a refusal is checked again with a fresh read only where an edit
+	// could turn it (secret, Header Prefix), and at most once a second: junk costs no read of its own.
 	const recent = await recentCredentials.get(credentialKey, readCredentials, nowMs);
 	let checked = check(recent.value);
-	// A credential edited a moment ago refuses with the copy reused: refused only if a fresh read refuses too.
-	if (checked.verdict.rejection && recent.reused) checked = check((await recentCredentials.get(credentialKey, readCredentials, nowMs, true)).value);
+	const refused = checked.verdict.rejection;
+	if (refused && recent.reused && editCouldAdmit(refused, Object.keys(req.headers), checked.prefix)) {
+		const fresh = await recentCredentials.get(credentialKey, readCredentials, nowMs, true);
+		if (!fresh.reused) checked = check(fresh.value);
+	}
 	const { prefix, header, verdict } = checked;
 	if (verdict.rejection) {
 		const { status, body } = REJECTIONS[verdict.rejection];

@@ -1,5 +1,5 @@
 // The trigger's reuse of a credential it read a moment ago, over plain values and a clock given.
-import { CREDENTIAL_REUSE_MS, RecentCredentials } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
+import { CREDENTIAL_REFRESH_MS, CREDENTIAL_REUSE_MS, RecentCredentials } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
 
 describe('a credential read for a trigger is reused for a few seconds', () => {
 	/** A read that counts itself and gives `read 1`, `read 2`, … */
@@ -43,5 +43,20 @@ describe('a credential read for a trigger is reused for a few seconds', () => {
 		expect(recent.size).toBe(3);
 		await recent.get('b', async () => 'secret of b', 150, true); // b at exactly 100 ms is out, read again
 		expect(recent.size).toBe(3);
+	});
+
+	test('a fresh read is granted at most once a second per trigger: a flood of refusals costs one read a second', async () => {
+		const recent = new RecentCredentials<string>();
+		const { read, reads } = counter();
+		expect(CREDENTIAL_REFRESH_MS).toBe(1000);
+		await recent.get('wf:node:cred', read, 0);
+		// The first fresh read after a plain one is granted: an edit verifies from its first delivery.
+		expect(await recent.get('wf:node:cred', read, 10, true)).toEqual({ value: 'read 2', reused: false });
+		for (let ms = 11; ms < 1010; ms += 10) expect(await recent.get('wf:node:cred', read, ms, true)).toEqual({ value: 'read 2', reused: true });
+		expect(await recent.get('wf:node:cred', read, 1010, true)).toEqual({ value: 'read 3', reused: false });
+		// Each trigger has its own allowance.
+		expect(await recent.get('other', read, 1011)).toEqual({ value: 'read 4', reused: false });
+		expect(await recent.get('other', read, 1012, true)).toEqual({ value: 'read 5', reused: false });
+		expect(reads()).toBe(5);
 	});
 });

@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 import { entriesIn, idDigest, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import { CREDENTIAL_REFRESH_MS } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
 import { logsSince, mark } from '../helpers/logs';
 import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { credentialsFor } from '../helpers/n8n';
@@ -181,10 +182,46 @@ describe('Marketplace Partner Trigger', () => {
 			expect((await post(order('whd_edit_2'), { id: 'whd_edit_2', secret: 'whs_edited_in_n8n' })).status).toBe(200);
 			expect(reads()).toBe(2);
 			expect(await post(order('whd_edit_3'), { id: 'whd_edit_3' })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook signature' });
+			await sleep(CREDENTIAL_REFRESH_MS); // whd_edit_3 asked for a fresh read too: they are granted once a second
 			credentials.headerPrefix = 'X-ACME-';
 			expect((await post(order('whd_edit_4'), { id: 'whd_edit_4', secret: 'whs_edited_in_n8n', prefix: 'x-acme-' })).status).toBe(200);
 			expect(s.runs.map((run) => run[0].json.webhookId)).toEqual(['whd_edit_1', 'whd_edit_2', 'whd_edit_4']);
 		});
+
+		// Issue #43: each request a reused copy refused had the credential read afresh, so junk cost a read (and on n8n 2.x an expression isolate) each.
+		test('100 requests without the webhook headers and 100 with a malformed timestamp read the credential once; an edit still verifies from its first delivery', async () => {
+			const { credentials, reads } = counted();
+			const s = await listen(credentials);
+			for (let n = 0; n < 100; n++) {
+				const res = await request(s.url, { method: 'POST', body: order(`junk_${n}`), headers: { 'content-type': 'application/json' } });
+				expect({ status: res.statusCode, text: await res.body.text() }).toEqual({ status: 401, text: 'Unauthorized: missing webhook signature headers' });
+			}
+			expect(reads()).toBe(1);
+			const now = String(Math.floor(Date.now() / 1000));
+			const malformed = [`${now}\u00a0`, `\u00a0${now}`, `+${now}`, `${now}.5`, 'soon'];
+			for (let n = 0; n < 100; n++) {
+				const id = `whd_malformed_${n}`;
+				expect(await post(order(id), { id, ts: now, sentTs: malformed[n % malformed.length] })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook timestamp' });
+			}
+			expect(reads()).toBe(1);
+			credentials.webhookSecret = 'whs_edited_in_n8n';
+			expect((await post(order('whd_after_junk'), { id: 'whd_after_junk', secret: 'whs_edited_in_n8n' })).status).toBe(200);
+			expect(reads()).toBe(2);
+			expect(s.runs).toHaveLength(1);
+		}, 15_000);
+
+		test('100 requests that look signed but are not cost at most one fresh read a second', async () => {
+			const { credentials, reads } = counted();
+			const s = await listen(credentials);
+			const started = Date.now();
+			for (let n = 0; n < 100; n++) {
+				const id = `whd_guessed_${n}`;
+				expect((await post(order(id), { id, secret: 'whs_guessed' })).status).toBe(401);
+			}
+			// The first read, the first fresh one, then one a second.
+			expect(reads()).toBeLessThanOrEqual(2 + Math.floor((Date.now() - started) / CREDENTIAL_REFRESH_MS));
+			expect(s.runs).toHaveLength(0);
+		}, 15_000);
 
 		test('a previous secret taken out of the credential verifies for at most 5 s more', async () => {
 			const { credentials } = counted({ webhookSecret: 'whs_after_rotation', previousWebhookSecret: app().webhookSecret });

@@ -6,6 +6,7 @@ import {
 	computeWebhookSignature,
 	constantTimeEqual,
 	decodeSignature,
+	editCouldAdmit,
 	parseSignatureHeader,
 	parseWebhookTimestamp,
 	readWebhook,
@@ -192,5 +193,15 @@ describe('one delivery, one reading of its headers', () => {
 		expect(checkWebhook({ ...base, signatureHeader: badSignature, nowMs: nowMs + 3600_000 })).toBe('stale_timestamp');
 		expect(checkWebhook({ ...base, signatureHeader: badSignature, timestampHeader: 'soon' })).toBe('invalid_timestamp');
 		expect(checkWebhook({ ...base, secrets: [''], idHeader: undefined })).toBe('missing_headers');
+	});
+
+	test('a fresh read of the credential is worth it only where an edit could let the delivery in', () => {
+		expect(editCouldAdmit('invalid_signature', [], 'x-svc-')).toBe(true);
+		expect(editCouldAdmit('no_secret', [], 'x-svc-')).toBe(true);
+		// Another Header Prefix: the signature header arrives under another name.
+		expect(editCouldAdmit('missing_headers', ['x-acme-webhook-signature'], 'x-svc-')).toBe(true);
+		expect(editCouldAdmit('missing_headers', ['host', 'content-type'], 'x-svc-')).toBe(false);
+		expect(editCouldAdmit('missing_headers', ['x-svc-webhook-signature'], 'x-svc-')).toBe(false);
+		for (const rejection of ['invalid_id', 'invalid_timestamp', 'stale_timestamp'] as const) expect(editCouldAdmit(rejection, ['x-acme-webhook-signature'], 'x-svc-')).toBe(false);
 	});
 });

@@ -126,3 +126,12 @@ export function readWebhook(check: WebhookCheck): WebhookVerdict {
 /** Why a delivery is refused, or undefined when it is genuine. */
 export const checkWebhook = (check: WebhookCheck): WebhookRejection | undefined => readWebhook(check).rejection;
 
+/**
+ * Whether a credential edited since the copy was read could let in a delivery that copy refused:
+ * another secret, or another Header Prefix (the signature header then arrives under another name).
+ * A timestamp's format and freshness, and an absent header, no credential changes.
+ */
+export function editCouldAdmit(rejection: WebhookRejection, headerNames: string[], prefix: string): boolean {
+	if (rejection === 'missing_headers') return headerNames.some((name) => name.endsWith(SIGNATURE_HEADER) && name !== prefix + SIGNATURE_HEADER);
+	return rejection === 'no_secret' || rejection === 'invalid_signature';
+}
