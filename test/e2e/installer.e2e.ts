@@ -98,9 +98,9 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		expect(listed.json.data[0].updateAvailable).toBeUndefined();
 	});
 
-	test('a saved workflow of each node runs in the running n8n: action node v1 and v2, the webhook trigger, the Orders Trigger', async () => {
+	test('a saved workflow of each node runs in the running n8n: action node v1 to v3, the webhook trigger v1 and v2, the Orders Trigger', async () => {
 		const covered = [...new Set(workflows.flatMap((w) => w.nodeVersions))].sort();
-		expect(covered).toEqual([`${NODE_TYPES[0]}@1`, `${NODE_TYPES[0]}@2`, `${NODE_TYPES[2]}@1`, `${NODE_TYPES[1]}@1`]);
+		expect(covered).toEqual([`${NODE_TYPES[0]}@1`, `${NODE_TYPES[0]}@2`, `${NODE_TYPES[0]}@3`, `${NODE_TYPES[2]}@1`, `${NODE_TYPES[1]}@1`, `${NODE_TYPES[1]}@2`]);
 		for (const workflow of workflows) await workflow.publishIfTriggered(rest);
 		for (const workflow of workflows) await workflow.runAndCheck(client);
 	}, 600_000);
