@@ -48,7 +48,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Checks the orders list at the poll times and emits each change of an order item once. Starts from the moment you activate the workflow. Needs no webhook URL; for changes within seconds, use the Marketplace Partner Trigger (webhooks) instead.',
+					'Checks the orders list at the poll times and emits each change of an order item once. Starts from the moment you publish the workflow (n8n 1.x: activate). Needs no webhook URL; for changes within seconds, use the Marketplace Partner Trigger (webhooks) instead.',
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',
@@ -120,7 +120,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description:
-							'On the first activation, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
+							'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
 					},
 					{
 						displayName: 'Status',

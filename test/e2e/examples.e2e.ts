@@ -366,7 +366,7 @@ describe('the examples in real n8n', () => {
 			// Polls have no execution hints: the first poll after the restart says in n8n's log which
 			// window it read again.
 			expect(n8n.output()).toMatch(
-				/Order Changes: First poll since n8n started or the workflow was activated: read again the changes since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+ s back\), where the last poll stopped; \d+ already emitted before (was|were) dropped\./,
+				/Order Changes: First poll since n8n started or the workflow was published: read again the changes since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(\d+ s back\), where the last poll stopped; \d+ already emitted before (was|were) dropped\./,
 			);
 		}, 300_000);
 

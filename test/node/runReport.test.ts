@@ -190,14 +190,14 @@ describe('the report of a run, fact by fact', () => {
 		report.stockRows({ total: 3, failed: 0, refused: 0 });
 		report.windowReread('2026-06-01 10:00:00', 300, 1);
 		expect(told(report)).toEqual([
-			'First poll since n8n started or the workflow was activated: read again the changes since 2026-06-01 10:00:00 (300 s back), where the last poll stopped; 1 already emitted before was dropped.',
+			'First poll since n8n started or the workflow was published: read again the changes since 2026-06-01 10:00:00 (300 s back), where the last poll stopped; 1 already emitted before was dropped.',
 		]);
 		report.stockRows({ total: 1, failed: 1, refused: 1, maxStock: 10 });
 		report.windowReread('2026-06-01 10:00:00', 300, 2);
 		expect(told(report)).toEqual([
 			'1 of 1 rows failed and changed no stock: they are the items with an "error" field, each with its row in details.itemIndex (counted from 0). Fix those rows and run them again.',
 			'1 row was refused before sending: stock above the Maximum Stock of 10. If the values are right, raise Maximum Stock under Options.',
-			'First poll since n8n started or the workflow was activated: read again the changes since 2026-06-01 10:00:00 (300 s back), where the last poll stopped; 2 already emitted before were dropped.',
+			'First poll since n8n started or the workflow was published: read again the changes since 2026-06-01 10:00:00 (300 s back), where the last poll stopped; 2 already emitted before were dropped.',
 		]);
 	});
 });

@@ -56,7 +56,7 @@ describe('the Orders Trigger tells what a poll met, in n8n\'s log', () => {
 		const [line, ...rest] = told(logged);
 		expect(rest).toEqual([]);
 		const said = new RegExp(
-			`^First poll since n8n started or the workflow was activated: read again the changes since ${since} \\((\\d+) s back\\), where the last poll stopped; ${repeats} already emitted before (${repeats === 1 ? 'was' : 'were'}) dropped\\.$`,
+			`^First poll since n8n started or the workflow was published: read again the changes since ${since} \\((\\d+) s back\\), where the last poll stopped; ${repeats} already emitted before (${repeats === 1 ? 'was' : 'were'}) dropped\\.$`,
 		).exec(line);
 		expect(said).not.toBeNull();
 		// How far back: from the saved start (the sandbox's datetimes are UTC) to now, give or take a second.

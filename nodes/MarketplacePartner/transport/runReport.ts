@@ -132,7 +132,7 @@ export class RunReport {
 		if (this.window) {
 			facts.push({
 				type: 'info',
-				message: `First poll since n8n started or the workflow was activated: read again the changes since ${this.window.since} (${this.window.seconds} s back), where the last poll stopped; ${this.window.repeats} already emitted before ${this.window.repeats === 1 ? 'was' : 'were'} dropped.`,
+				message: `First poll since n8n started or the workflow was published: read again the changes since ${this.window.since} (${this.window.seconds} s back), where the last poll stopped; ${this.window.repeats} already emitted before ${this.window.repeats === 1 ? 'was' : 'were'} dropped.`,
 			});
 		}
 		if (this.unsettled !== undefined) {
