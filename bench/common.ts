@@ -12,6 +12,7 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 export interface SandboxInfo {
 	baseUrl: string;
 	controlUrl: string;
+	controlToken: string;
 	headerPrefix: string;
 	apps: Array<{ name: string; clientId: string; clientSecret: string; webhookSecret: string }>;
 }
@@ -19,7 +20,7 @@ export interface SandboxInfo {
 const { control: sandboxControl } = require('../sandbox/client');
 
 export function control(sandbox: SandboxInfo, method: 'GET' | 'POST', route: string, body?: unknown): Promise<any> {
-	return sandboxControl(sandbox.controlUrl, method, route, body);
+	return sandboxControl(sandbox, method, route, body);
 }
 
 /** The headers of one signed request, signed now: the references sign the way the node does. */

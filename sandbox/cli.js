@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run sandbox -- [--port 8787] [--seed 1] [--orders 1000] ...`: starts the sandbox and prints,
-// as its first line of stdout, one JSON object with the base URL and the apps' credentials (fresh
-// secrets each run unless --secrets-file names where to keep them).
+// as its first line of stdout, one JSON object with the base URL, the control API's token and the apps'
+// credentials (fresh secrets each run unless --secrets-file names where to keep them).
 const { parseArgs } = require('node:util');
 const { createSandbox } = require('./server');
 const { generateSecrets, readSecretsFile } = require('./secrets');
@@ -11,7 +11,7 @@ const FLAGS = {
   port: ['number', 'Port to listen on (0 picks a free one)'],
   host: ['string', 'Address to listen on: loopback (127.0.0.0/8, ::1, localhost; default 127.0.0.1) unless --allow-remote'],
   'allow-remote': ['boolean', 'Allow a --host other machines can reach (prints what that exposes)'],
-  'secrets-file': ['string', 'JSON file whose "apps" give each app its clientSecret and webhookSecret (default: fresh ones each run)'],
+  'secrets-file': ['string', 'JSON file whose "apps" give each app its clientSecret and webhookSecret, and whose "controlToken" (if any) is the control API\'s token (default: fresh ones each run)'],
   seed: ['number', 'Seed of the generated data'],
   orders: ['number', "Order items of seller A (the main apps' seller)"],
   'orders-b': ['number', 'Order items of seller B (default: a tenth of --orders, at least 10)'],
@@ -82,9 +82,12 @@ async function main() {
   const { ordersB, latency, rate429, retryAfter, rate5xx, status5xx, rateDrop, clockTolerance, noRetryAfter, noSku, quiet, secretsFile, ...rest } = args;
   let sandbox;
   try {
+    // Without a file (or a controlToken in it), createSandbox makes a fresh control token.
+    const { apps, controlToken } = secretsFile === undefined ? { apps: generateSecrets() } : readSecretsFile(secretsFile);
     sandbox = createSandbox({
       ...rest,
-      secrets: secretsFile === undefined ? generateSecrets() : readSecretsFile(secretsFile),
+      secrets: apps,
+      controlToken,
       ordersB,
       clockToleranceSec: clockTolerance,
       latencyMs: latency,
@@ -113,7 +116,7 @@ async function main() {
   process.once('SIGTERM', stop);
   process.stdout.write(`${JSON.stringify(sandbox.describe())}\n`);
   if (!quiet) {
-    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/state; send a test event: ${sandbox.origin}/)\n`);
+    process.stderr.write(`[sandbox] listening on ${sandbox.baseUrl} (control API: ${sandbox.origin}/_sandbox/, with the first line's controlToken; send a test event: ${sandbox.origin}/)\n`);
   }
 }
 

@@ -1,7 +1,8 @@
 'use strict';
-// The control API under /_sandbox/ (sandbox/README.md, "Control API"): unsigned, loopback only. It
-// stands in for the operator (apps, webhooks, test events), changes orders, reads state for
-// assertions, and sets faults and answer styles.
+// The control API under /_sandbox/ (sandbox/README.md, "Control API"): unsigned, loopback only, and
+// every route needs the control token. It stands in for the operator (apps, webhooks, test events),
+// changes orders, reads state for assertions, and sets faults and answer styles.
+const crypto = require('node:crypto');
 const data = require('./data');
 const { readBody } = require('./http');
 const { invalidFaults, NO_FAULTS } = require('./faults');
@@ -9,7 +10,7 @@ const { invalidSettings } = require('./rateLimit');
 const { nowWholeSecondsMs } = require('./time');
 const { invalidStyle, checkedStyle } = require('./style');
 const { isLoopback, hostnameOf, foreignBrowserRequest } = require('./loopback');
-const { meaningOf, renderPage } = require('./testEventPage');
+const { meaningOf, renderPage, PAGE_PATH, PAGE_TOKEN_HEADER } = require('./testEventPage');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
 
@@ -20,9 +21,27 @@ class ControlError extends Error {
   }
 }
 
+const NO_TOKEN =
+  "The control API needs this sandbox's control token: send Authorization: Bearer <controlToken>. The token is " +
+  '"controlToken" on the first line the sandbox CLI prints, or in the --secrets-file it was started with ' +
+  '(npm start: .state/demo/secrets.json); in-process, describe().controlToken.';
+const NO_PAGE_TOKEN = `This page's token is not this sandbox's (was the sandbox restarted?): reload the page, ${PAGE_PATH}.`;
+
+/** The test event page's token: an HMAC of the control token, so it proves the page was read but opens its send route only. */
+function pageTokenOf(controlToken) {
+  return crypto.createHmac('sha256', controlToken).update('sandbox test event page').digest('hex');
+}
+
+/** Whether `given` is `expected`, in constant time (hashed first: lengths differ). */
+function sameSecret(given, expected) {
+  const digest = (text) => crypto.createHash('sha256').update(String(text)).digest();
+  return typeof given === 'string' && crypto.timingSafeEqual(digest(given), digest(expected));
+}
+
 /**
- * The control API's request handler. `ctx` is the sandbox's shared context (server.js); `hooks`
- * gives it what only the server can do: `reset(seedOptions)` and `resetStats()`.
+ * The control API: `handle(req, res, target)` and its `routes` ({ method, pattern, page }). `ctx` is
+ * the sandbox's shared context (server.js); `hooks` gives it what only the server can do:
+ * `reset(seedOptions)` and `resetStats()`.
  */
 function createControl(ctx, hooks) {
   function findApp(clientId) {
@@ -151,8 +170,8 @@ function createControl(ctx, hooks) {
       return { deliveryId, eventId };
     }],
     // The test event page's button: one attempt, awaited, so the page can say what n8n answered (a
-    // person presses again; retries would reach a trigger that stopped listening meanwhile). JSON
-    // only: a cross-site form can post text/plain without the browser asking first.
+    // person presses again; retries would reach a trigger that stopped listening meanwhile). The only
+    // route the page's own token opens (`page`), so the page can hold it.
     ['POST', /^\/test-event$/, async (m, body) => {
       const app = findApp(body.clientId);
       const url = pageTarget(body.url);
@@ -162,7 +181,7 @@ function createControl(ctx, hooks) {
       if (!attempt) throw new ControlError(503, 'The sandbox is stopping: nothing was sent.');
       const { statusCode, error, responseBody } = attempt;
       return { deliveryId, eventId, event, url, statusCode, error, responseBody, meaning: meaningOf(attempt) };
-    }, { json: true }],
+    }, { page: true }],
     ['POST', /^\/orders$/, (m, body) => {
       const sellerId = body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId;
       const seller = data.SELLERS.find((s) => s.sellerId === sellerId);
@@ -269,6 +288,16 @@ function createControl(ctx, hooks) {
     return event === 'order.updated' ? { ...entry, previous_status: entry.status } : entry;
   }
 
+  const pageToken = pageTokenOf(ctx.opts.controlToken);
+
+  /** Why `req` may not call `route`, or null: the control token opens every route, the page's token its own. */
+  function refusal(req, route) {
+    const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (sameSecret(bearer, ctx.opts.controlToken)) return null;
+    if (!route[3]?.page) return NO_TOKEN;
+    return sameSecret(req.headers[PAGE_TOKEN_HEADER], pageToken) ? null : NO_PAGE_TOKEN;
+  }
+
   async function handleControl(req, res, target) {
     const remote = req.socket.remoteAddress ?? '';
     if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) {
@@ -279,16 +308,24 @@ function createControl(ctx, hooks) {
     if (foreign) return ctx.reply(res, 403, JSON.stringify({ ok: false, error: { code: 'forbidden', message: foreign } }));
     const [pathname, search = ''] = target.split('?');
     if (req.method === 'GET' && pathname === '/test-event') {
+      // Open without a token: a person types its address. Only the sandbox's own origin can read it
+      // (the checks above, and the browser's same-origin policy), so it may hold the page's token.
       // The first app, seller-a-full, is the one the demo's credential uses.
-      const { html, headers } = renderPage({ state: ctx.state, events: EVENTS, defaultClientId: ctx.state.apps[0].clientId, allowRemote: ctx.opts.allowRemote });
+      const { html, headers } = renderPage({
+        state: ctx.state, events: EVENTS, defaultClientId: ctx.state.apps[0].clientId, allowRemote: ctx.opts.allowRemote, pageToken,
+      });
       return ctx.reply(res, 200, html, headers);
     }
     const route = CONTROL.find(([method, pattern]) => method === req.method && pattern.test(pathname));
     try {
       if (!route) throw new ControlError(404, `No control route ${req.method} /_sandbox${pathname}.`);
-      if (route[3]?.json && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+      // JSON only, so a browser asks first (CORS preflight) before sending it cross-site: a form or
+      // a simple fetch can post text/plain unasked.
+      if (req.method !== 'GET' && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
         throw new ControlError(415, 'Send the body as JSON, with Content-Type: application/json.');
       }
+      const refused = refusal(req, route);
+      if (refused) throw new ControlError(401, refused);
       const raw = await readBody(req, 1024 * 1024);
       let body = {};
       if (raw.length) {
@@ -302,10 +339,12 @@ function createControl(ctx, hooks) {
       ctx.reply(res, 200, JSON.stringify({ ok: true, data: result }));
     } catch (err) {
       const status = err instanceof ControlError ? err.status : 500;
-      ctx.reply(res, status, JSON.stringify({ ok: false, error: { code: 'control_error', message: err.message } }));
+      const headers = status === 401 ? { 'www-authenticate': 'Bearer realm="sandbox control API"' } : {};
+      ctx.reply(res, status, JSON.stringify({ ok: false, error: { code: 'control_error', message: err.message } }), headers);
     }
   }
-  return handleControl;
+  const routes = CONTROL.map(([method, pattern, , options]) => ({ method, pattern, page: Boolean(options?.page) }));
+  return { handle: handleControl, routes };
 }
 
 module.exports = { createControl, EVENTS };

@@ -1,7 +1,8 @@
 'use strict';
 // The apps' secrets. Seeded secrets are the same on every machine, so they are for in-process tests
 // only: the CLI makes fresh ones per run (or reads a file), since anyone who knows an app's webhook
-// secret can sign deliveries for a trigger that trusts it.
+// secret can sign deliveries for a trigger that trusts it. The control token guards the control API,
+// which hands those secrets out.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const { APP_NAMES } = require('./data');
@@ -14,6 +15,19 @@ function generateSecrets() {
       { clientSecret: `cs_${crypto.randomBytes(24).toString('hex')}`, webhookSecret: `whs_${crypto.randomBytes(24).toString('hex')}` },
     ]),
   );
+}
+
+/** A control token: 256 random bits from node:crypto, hex (it travels in an Authorization header). */
+function generateControlToken() {
+  return `ct_${crypto.randomBytes(32).toString('hex')}`;
+}
+
+/** Why `token` cannot be a control token, or null: long enough not to be guessed, and fit for a header. */
+function invalidControlToken(token) {
+  if (typeof token !== 'string' || !/^[\x21-\x7e]{32,}$/.test(token)) {
+    return 'controlToken must be a string of at least 32 characters, without spaces or non-ASCII characters.';
+  }
+  return null;
 }
 
 /** Why `secrets` (app name -> { clientSecret, webhookSecret }) cannot be used, or null. */
@@ -51,7 +65,10 @@ function applySecrets(apps, secrets) {
   }
 }
 
-/** The `apps` of a secrets file (`npm start`'s, or one written by hand): { "apps": { <name>: {...} } }. */
+/**
+ * A secrets file (`npm start`'s, or one written by hand): { "apps": { <name>: {...} }, "controlToken"? }.
+ * Returns { apps, controlToken } (controlToken undefined when the file has none).
+ */
 function readSecretsFile(file) {
   let parsed;
   try {
@@ -61,7 +78,10 @@ function readSecretsFile(file) {
   }
   const invalid = invalidSecrets(parsed?.apps);
   if (invalid) throw new Error(`--secrets-file ${file}: "apps": ${invalid}`);
-  return parsed.apps;
+  const { controlToken } = parsed;
+  const invalidToken = controlToken === undefined ? null : invalidControlToken(controlToken);
+  if (invalidToken) throw new Error(`--secrets-file ${file}: ${invalidToken}`);
+  return { apps: parsed.apps, controlToken };
 }
 
-module.exports = { generateSecrets, invalidSecrets, checkedSecrets, applySecrets, readSecretsFile };
+module.exports = { generateSecrets, generateControlToken, invalidControlToken, invalidSecrets, checkedSecrets, applySecrets, readSecretsFile };

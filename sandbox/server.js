@@ -1,6 +1,6 @@
 'use strict';
 // The local Partner API sandbox: the v1 endpoints of ../shared/spec/partner-api-v1.md over real HTTP,
-// a control API under /_sandbox/ (loopback only), webhooks and fault injection. This file wires the
+// a control API under /_sandbox/ (loopback only, with the control token), webhooks and fault injection. This file wires the
 // parts together; each is a module a reader can hold against the spec:
 //   api/authentication.js  "Authentication"          api/orders.js       "GET /orders.php"
 //   api/orderDetail.js     "GET /order_detail.php"   api/stockUpdate.js  "POST /stock_update.php"
@@ -20,7 +20,7 @@ const { createRateLimiter } = require('./rateLimit');
 const { createControl } = require('./control');
 const { WebhookSender } = require('./webhooks');
 const { createChangeFeed } = require('./changes');
-const { checkedSecrets, applySecrets } = require('./secrets');
+const { checkedSecrets, applySecrets, generateControlToken, invalidControlToken } = require('./secrets');
 const { isLoopback } = require('./loopback');
 const { PAGE_PATH } = require('./testEventPage');
 
@@ -31,6 +31,8 @@ const DEFAULTS = {
   // App name -> { clientSecret, webhookSecret } (sandbox/secrets.js); absent: the seeded ones, the
   // same on every machine, for tests only.
   secrets: undefined,
+  // The control API's bearer token (sandbox/control.js); absent: a fresh one, in describe().
+  controlToken: undefined,
   port: 8787,
   basePath: '/api/partner/v1',
   headerPrefix: 'X-SVC-',
@@ -82,6 +84,9 @@ function createSandbox(options = {}) {
     );
   }
   if (opts.secrets) checkedSecrets(opts.secrets);
+  opts.controlToken ??= generateControlToken();
+  const invalidToken = invalidControlToken(opts.controlToken);
+  if (invalidToken) throw new Error(invalidToken);
   const log = opts.log ?? (() => {});
   const rateLimitOptions = { rate: opts.rateLimit, burst: opts.rateBurst, retryAfter: opts.rateLimitRetryAfter };
   // Checked now, so a wrong option fails createSandbox with the control API's message.
@@ -241,12 +246,12 @@ function createSandbox(options = {}) {
     }
   }
 
-  const handleControl = createControl(ctx, { reset, resetStats });
+  const control = createControl(ctx, { reset, resetStats });
 
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     let work;
-    if (url.startsWith('/_sandbox/')) work = handleControl(req, res, url.slice('/_sandbox'.length));
+    if (url.startsWith('/_sandbox/')) work = control.handle(req, res, url.slice('/_sandbox'.length));
     // The address a person types leads to the page a person uses; the API has nothing at /.
     else if (url === '/' && req.method === 'GET') work = Promise.resolve(res.writeHead(302, { location: PAGE_PATH }).end());
     else if (url.startsWith(`${opts.basePath}/`)) work = handleApi(req, res, url.slice(opts.basePath.length));
@@ -280,6 +285,8 @@ function createSandbox(options = {}) {
       return ctx.stats;
     },
     webhooks,
+    // Every control route ({ method, pattern, page }), so a test can check each one asks for the token.
+    controlRoutes: control.routes,
     baseUrl: null,
     origin: null,
     reset,
@@ -295,11 +302,12 @@ function createSandbox(options = {}) {
       ctx.baseUrl = sandbox.baseUrl;
       return sandbox;
     },
-    /** The first line the CLI prints: what a client needs to connect. */
+    /** The first line the CLI prints: what a client needs to connect (sandbox/client.js takes it whole). */
     describe() {
       return {
         baseUrl: sandbox.baseUrl,
         controlUrl: `${sandbox.origin}/_sandbox`,
+        controlToken: opts.controlToken,
         headerPrefix: opts.headerPrefix,
         apps: ctx.state.apps.map(({ name, clientId, clientSecret, webhookSecret, sellerId, permissions, active }) => ({
           name, clientId, clientSecret, webhookSecret, sellerId, permissions, active,

@@ -5,6 +5,8 @@
 const crypto = require('node:crypto');
 
 const PAGE_PATH = '/_sandbox/test-event';
+// The header the page's script sends its token in (sandbox/control.js: it opens the send route only).
+const PAGE_TOKEN_HEADER = 'x-sandbox-page-token';
 
 /** What n8n's answer to a delivery means for the person who pressed "Send test event". */
 function meaningOf({ statusCode, error }) {
@@ -62,8 +64,11 @@ const EVENT_LABELS = {
   'return.requested': 'Return requested',
 };
 
-/** The page's HTML and the headers it must go with (its script runs by the CSP's nonce only). */
-function renderPage({ state, events, defaultClientId, allowRemote }) {
+/**
+ * The page's HTML and the headers it must go with (its script runs by the CSP's nonce only).
+ * `pageToken` opens the send route only: the page holds no secret that reads or changes anything else.
+ */
+function renderPage({ state, events, defaultClientId, allowRemote, pageToken }) {
   const nonce = crypto.randomBytes(16).toString('base64');
   // In a <script> block, "<" written as \u003c: no data can end the block.
   const choices = JSON.stringify(choicesOf(state)).replace(/</g, '\\u003c');
@@ -115,11 +120,12 @@ operator: it sends one to the URL you paste, signed with the app's Webhook Secre
   <button id="send" type="submit">Send test event</button>
 </form>
 <div id="result" role="status" aria-live="polite"></div>
-<p class="help">${where} Every delivery is listed at <a href="/_sandbox/deliveries">/_sandbox/deliveries</a>.</p>
+<p class="help">${where} Every delivery is listed by <code>GET /_sandbox/deliveries</code> (with the sandbox's control token).</p>
 <script id="choices" type="application/json">${choices}</script>
 <script nonce="${nonce}">
 'use strict';
 const choices = JSON.parse(document.getElementById('choices').textContent);
+const pageToken = ${JSON.stringify(pageToken)};
 const $ = (id) => document.getElementById(id);
 const fill = (select, list, key) => select.replaceChildren(...list.map((c) => new Option(c.label, c[key])));
 const isStock = () => $('event').value === 'stock.updated';
@@ -152,7 +158,8 @@ $('form').addEventListener('submit', async (event) => {
   $('send').disabled = true;
   show('busy', 'Sending…', []);
   try {
-    const res = await fetch('/_sandbox/test-event', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const headers = { 'content-type': 'application/json', '${PAGE_TOKEN_HEADER}': pageToken };
+    const res = await fetch('/_sandbox/test-event', { method: 'POST', headers, body: JSON.stringify(body) });
     const { ok, data, error } = await res.json();
     if (!ok) show('fail', 'Not sent', [error.message]);
     else if (data.statusCode === null) show('fail', 'No answer (' + data.error + ')', [data.meaning]);
@@ -182,4 +189,4 @@ $('form').addEventListener('submit', async (event) => {
   return { html, headers };
 }
 
-module.exports = { PAGE_PATH, meaningOf, renderPage };
+module.exports = { PAGE_PATH, PAGE_TOKEN_HEADER, meaningOf, renderPage };

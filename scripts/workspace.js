@@ -134,7 +134,7 @@ async function prepareWorkspace({
   for (const id of publish) await publishWorkflow(userFolder, id, extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);
-  await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
+  await control(sandbox, 'POST', `/apps/${app.clientId}/webhook`, { url: webhookUrl });
   return { app, webhookUrl, credentialId: CREDENTIAL_ID, triggerWorkflowId: TRIGGER_WORKFLOW_ID, mcpUrl: mcpUrl(n8nPort, sandbox.baseUrl), mcpToken };
 }
 

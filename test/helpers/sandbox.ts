@@ -20,6 +20,8 @@ export interface SandboxApp {
 export interface RunningSandbox {
 	baseUrl: string;
 	origin: string;
+	// The control API's bearer token, for tests that call it without `control`.
+	controlToken: string;
 	apps: Record<string, SandboxApp>;
 	// The sandbox object itself, for in-process assertions on its state.
 	raw: any;
@@ -35,9 +37,10 @@ export async function startSandbox(options: Record<string, unknown> = {}): Promi
 	return {
 		baseUrl: sandbox.baseUrl,
 		origin: sandbox.origin,
+		controlToken: described.controlToken,
 		apps,
 		raw: sandbox,
-		control: (method, path, body) => control(`${sandbox.origin}/_sandbox`, method, path, body),
+		control: (method, path, body) => control(described, method, path, body),
 		close: () => sandbox.close(),
 	};
 }

@@ -1,6 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run sandbox`: the first stdout line, a clean stop on SIGINT and SIGTERM, loopback unless
-// --allow-remote, and fresh app secrets each run unless --secrets-file names them.
+// --allow-remote, and fresh app secrets and control token each run unless --secrets-file names them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,22 @@ async function pingStatus(baseUrl: string, app: App, secret: string) {
 	const res = await client.get('/ping.php');
 	await client.close();
 	return res.status;
+}
+
+/** The status of GET /_sandbox/state of the sandbox `info` describes, with `token` (none: no header). */
+async function stateStatus(info: { controlUrl: string }, token?: string) {
+	const res = await fetch(`${info.controlUrl}/state`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+	return res.status;
+}
+
+/** Runs the CLI with `args`, returns its first line, and stops it. */
+async function firstLineOfARun(args: string[]) {
+	const { child, firstLine, exited } = startCli(['--port', '0', '--orders', '5', '--quiet', ...args]);
+	const info = JSON.parse(await firstLine);
+	const statuses = [await stateStatus(info), await stateStatus(info, info.controlToken)];
+	child.kill('SIGTERM');
+	expect(await exited).toBe(0);
+	return { info, statuses };
 }
 
 /** Runs the CLI with `args`, returns its apps by name, and stops it. */
@@ -108,7 +124,7 @@ describe('sandbox CLI', () => {
 			'--page-cap', '2', '--error-style', 'flat', '--foreign-order-status', '403',
 		]);
 		const info = JSON.parse(await firstLine);
-		const res = await fetch(`${info.controlUrl}/style`);
+		const res = await fetch(`${info.controlUrl}/style`, { headers: { authorization: `Bearer ${info.controlToken}` } });
 		expect(((await res.json()) as { data: unknown }).data).toEqual({
 			timeZone: 'America/New_York', answerStyle: 'php', hasMoreStyle: 'string', pageCap: 2, errorStyle: 'flat', foreignOrderStatus: 403,
 		});
@@ -185,6 +201,13 @@ describe('sandbox CLI', () => {
 		);
 	});
 
+	test('prints a fresh control token each run (256 bits), without which the control API answers 401', async () => {
+		const [first, second] = [await firstLineOfARun([]), await firstLineOfARun([])];
+		expect(first.info.controlToken).toMatch(/^ct_[0-9a-f]{64}$/);
+		expect(second.info.controlToken).not.toBe(first.info.controlToken);
+		expect(first.statuses).toEqual([401, 200]);
+	});
+
 	test('each run has fresh secrets for every app, none of them the seeded ones every install shares', async () => {
 		const [first, second] = [await appsOfARun(['--seed', '3']), await appsOfARun(['--seed', '3'])];
 		const seeded = Object.fromEntries(createSandbox({ seed: 3, orders: 5 }).describe().apps.map((a: App) => [a.name, a]));
@@ -229,6 +252,31 @@ describe('sandbox CLI', () => {
 			expect(await pingStatus(info.baseUrl, full, seeded['seller-a-full'].clientSecret)).toBe(401);
 			child.kill('SIGTERM');
 			expect(await exited).toBe(0);
+		});
+
+		test('gives the control API the file\'s "controlToken"; a file without one, a fresh one', async () => {
+			const controlToken = 'ct_from_the_file_0123456789abcdef0123';
+			const withToken = path.join(dir, 'with-token.json');
+			writeFileSync(withToken, JSON.stringify({ apps: secretsFor('file'), controlToken }));
+			const kept = await firstLineOfARun(['--secrets-file', withToken]);
+			expect(kept.info.controlToken).toBe(controlToken);
+			expect(kept.statuses).toEqual([401, 200]);
+
+			const without = path.join(dir, 'without-token.json');
+			writeFileSync(without, JSON.stringify({ apps: secretsFor('file') }));
+			const fresh = await firstLineOfARun(['--secrets-file', without]);
+			expect(fresh.info.controlToken).toMatch(/^ct_[0-9a-f]{64}$/);
+			expect(fresh.statuses).toEqual([401, 200]);
+		});
+
+		test('a control token too short to keep secret is refused with exit code 2', async () => {
+			const file = path.join(dir, 'short-token.json');
+			writeFileSync(file, JSON.stringify({ apps: secretsFor('x'), controlToken: 'ct_short' }));
+			const { exited, stderr } = startCli(['--port', '0', '--secrets-file', file]);
+			expect(await exited).toBe(2);
+			expect(stderr()).toBe(
+				`--secrets-file ${file}: controlToken must be a string of at least 32 characters, without spaces or non-ASCII characters.\nRun with --help for the flags.\n`,
+			);
 		});
 
 		test('a file that cannot be used is refused with exit code 2 and what is wrong (the cases: secrets.test.ts)', async () => {

@@ -183,7 +183,7 @@ describe('rate limit settings at start', () => {
 		});
 		try {
 			const info = JSON.parse(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve)));
-			const state = (await (await fetch(`${info.controlUrl}/state`)).json()) as { data: { rateLimit: unknown } };
+			const state = (await (await fetch(`${info.controlUrl}/state`, { headers: { authorization: `Bearer ${info.controlToken}` } })).json()) as { data: { rateLimit: unknown } };
 			expect(state.data.rateLimit).toEqual({ rate: 3, burst: 2, retryAfter: false });
 		} finally {
 			child.kill('SIGTERM');

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The sandbox's `secrets` and `allowRemote` options in-process: given secrets sign and verify both
 // ways (requests and webhook deliveries) and survive a reset; a wrong option fails with what to fix.
 import { createHmac } from 'node:crypto';
@@ -12,7 +12,7 @@ import { startSandbox } from '../helpers/sandbox';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createSandbox } = require('../../sandbox/server');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { generateSecrets, readSecretsFile } = require('../../sandbox/secrets');
+const { generateSecrets, generateControlToken, readSecretsFile } = require('../../sandbox/secrets');
 
 describe('sandbox secrets option', () => {
 	test('the given secrets replace the seeded ones, sign webhook deliveries and stay through a reset', async () => {
@@ -94,7 +94,10 @@ describe('a secrets file (--secrets-file)', () => {
 		const apps = generateSecrets();
 		const file = path.join(dir, 'good.json');
 		writeFileSync(file, JSON.stringify({ apps, ownerPassword: 'for npm start, not the sandbox' }));
-		expect(readSecretsFile(file)).toEqual(apps);
+		expect(readSecretsFile(file)).toEqual({ apps, controlToken: undefined });
+		const controlToken = generateControlToken();
+		writeFileSync(file, JSON.stringify({ apps, controlToken }));
+		expect(readSecretsFile(file)).toEqual({ apps, controlToken });
 	});
 
 	const apps = () => generateSecrets();
@@ -108,6 +111,8 @@ describe('a secrets file (--secrets-file)', () => {
 		['one-missing.json', JSON.stringify({ apps: { ...apps(), 'seller-a-inactive': undefined } }), '"apps": secrets.seller-a-inactive.clientSecret must be a string of at least 16 characters without spaces.'],
 		['no-webhook-secret.json', JSON.stringify({ apps: { ...apps(), 'seller-a-full': { clientSecret: apps()['seller-a-full'].clientSecret } } }), '"apps": secrets.seller-a-full.webhookSecret must be a string of at least 16 characters without spaces.'],
 		['unknown.json', JSON.stringify({ apps: { ...apps(), 'seller-c': {}, 'seller-d': {} } }), '"apps": secrets name apps the sandbox does not have: seller-c, seller-d (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
+		['short-token.json', JSON.stringify({ apps: apps(), controlToken: 'ct_0123456789abcdef' }), 'controlToken must be a string of at least 32 characters, without spaces or non-ASCII characters.'],
+		['spaced-token.json', JSON.stringify({ apps: apps(), controlToken: 'ct 0123456789abcdef0123456789abcdef' }), 'controlToken must be a string of at least 32 characters, without spaces or non-ASCII characters.'],
 		['inherited.json', '{"apps":{"__proto__":{"seller-a-full":1}}}', '"apps": secrets name apps the sandbox does not have: __proto__ (it has seller-a-full, seller-a-readonly, seller-b-full, seller-a-inactive).'],
 	])('%s is refused with what is wrong', (name, content, message) => {
 		const file = path.join(dir, name);

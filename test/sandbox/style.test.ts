@@ -433,7 +433,7 @@ describe('sandbox answer styles', () => {
 			[[], 'The style must be a JSON object.'],
 			['php', 'The style must be a JSON object.'],
 		])('refuses %j with 400: %s', async (body, message) => {
-			const res = await request(`${sb.origin}/_sandbox/style`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+			const res = await request(`${sb.origin}/_sandbox/style`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${sb.controlToken}` } });
 			expect(res.statusCode).toBe(400);
 			expect(await res.body.json()).toEqual({ ok: false, error: { code: 'control_error', message } });
 		});

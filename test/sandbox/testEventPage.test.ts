@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The sandbox's test event page (GET / leads to it): it sends a signed test event to a pasted
 // trigger URL and says what the receiver answered; it sends to this machine only, and takes no
-// request a foreign page could make. Deliveries are checked with bare node:crypto, not sandbox code.
+// request a foreign page could make. Its token (in the page) opens its send route and nothing else. Deliveries are checked with bare node:crypto, not sandbox code.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { startReceiver, type Receiver } from '../helpers/receiver';
@@ -38,13 +38,20 @@ function call(origin: string, method: string, path: string, headers: Record<stri
 	});
 }
 
+/** The token the page's script sends, read from the page as a browser does. */
+async function pageTokenOf(origin: string): Promise<string> {
+	const page = await call(origin, 'GET', '/_sandbox/test-event');
+	return /const pageToken = "([0-9a-f]{64})";/.exec(page.text)![1];
+}
+
 describe('the test event page', () => {
 	let sb: RunningSandbox;
 	let receiver: Receiver;
+	let pageToken: string;
 	const app = () => sb.apps['seller-a-full'];
 	const newestOrderId = (sellerId: number) => sb.raw.state.ordersBySeller.get(sellerId).at(-1).order_item_id;
 	const send = (body: object, headers: Record<string, string> = {}) =>
-		call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': 'application/json', ...headers }, JSON.stringify(body));
+		call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': 'application/json', 'x-sandbox-page-token': pageToken, ...headers }, JSON.stringify(body));
 	const attempts = async () => (await sb.control('GET', '/deliveries')).length;
 
 	beforeAll(async () => {
@@ -56,6 +63,7 @@ describe('the test event page', () => {
 			]),
 		);
 		sb = await startSandbox({ secrets, webhookRetryBaseMs: 20 });
+		pageToken = await pageTokenOf(sb.origin);
 	});
 	beforeEach(async () => {
 		receiver = await startReceiver();
@@ -79,12 +87,15 @@ describe('the test event page', () => {
 		expect(page.text).toContain(`<option value="${app().clientId}" selected>seller-a-full (seller 1001)</option>`);
 		const choices = JSON.parse(/<script id="choices" type="application\/json">(.*?)<\/script>/s.exec(page.text)![1]);
 		expect(choices.orders.find((o: { sellerId: number }) => o.sellerId === 1001).orderItemId).toBe(newestOrderId(1001));
-		// The page posts JSON to its own origin.
-		expect(page.text).toContain("fetch('/_sandbox/test-event', { method: 'POST', headers: { 'content-type': 'application/json' }");
+		// The page posts JSON to its own origin, with its token.
+		expect(page.text).toContain("const headers = { 'content-type': 'application/json', 'x-sandbox-page-token': pageToken };");
+		expect(page.text).toContain("fetch('/_sandbox/test-event', { method: 'POST', headers, body: JSON.stringify(body) });");
 	});
 
-	test('no secret of any app is in the page', async () => {
+	test('no secret of any app is in the page, nor the control token', async () => {
 		const page = await call(sb.origin, 'GET', '/_sandbox/test-event');
+		expect(page.text).not.toContain(sb.controlToken);
+		expect(pageToken).not.toBe(sb.controlToken);
 		const apps = Object.values(sb.apps);
 		expect(apps).toHaveLength(4);
 		for (const a of apps) {
@@ -201,11 +212,11 @@ describe('the test event page', () => {
 	test('a body that is not declared JSON is refused (a cross-site form can post text/plain unasked)', async () => {
 		const body = JSON.stringify({ url: receiver.url, clientId: app().clientId });
 		for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-			const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': type }, body);
+			const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': type, 'x-sandbox-page-token': pageToken }, body);
 			expect(answer.status).toBe(415);
 			expect(answer.json.error.message).toBe('Send the body as JSON, with Content-Type: application/json.');
 		}
-		expect((await call(sb.origin, 'POST', '/_sandbox/test-event', {}, body)).status).toBe(415);
+		expect((await call(sb.origin, 'POST', '/_sandbox/test-event', { 'x-sandbox-page-token': pageToken }, body)).status).toBe(415);
 		await sb.control('POST', '/deliveries/wait');
 		expect(receiver.received).toHaveLength(0);
 	});
@@ -226,8 +237,36 @@ describe('the test event page', () => {
 		expect(receiver.received).toHaveLength(0);
 	});
 
+	test("the page's token opens its send route only: /state, /reset and every other route answer 401", async () => {
+		const withPageToken = (method: string, path: string) =>
+			call(sb.origin, method, `/_sandbox${path}`, { 'content-type': 'application/json', authorization: `Bearer ${pageToken}`, 'x-sandbox-page-token': pageToken }, method === 'GET' ? undefined : '{}');
+		for (const [method, path] of [['GET', '/state'], ['POST', '/reset'], ['GET', '/deliveries'], ['POST', `/apps/${app().clientId}/test-event`]]) {
+			const answer = await withPageToken(method, path);
+			expect(answer.status).toBe(401);
+			expect(answer.text).not.toContain(app().webhookSecret);
+		}
+		// Only the send route takes it, in its own header.
+		expect(sb.raw.controlRoutes.filter((r: { page: boolean }) => r.page).map((r: { method: string; pattern: RegExp }) => `${r.method} ${r.pattern}`)).toEqual([
+			'POST /^\\/test-event$/',
+		]);
+		expect((await send({ url: receiver.url, clientId: app().clientId })).json.data.statusCode).toBe(200);
+	});
+
+	test('the send route without the page\'s token, or with another, is refused 401 with what to do, and nothing is sent', async () => {
+		const body = { url: receiver.url, clientId: app().clientId };
+		for (const headers of [{ 'x-sandbox-page-token': '' }, { 'x-sandbox-page-token': pageToken.replace(/.$/, (c) => (c === '0' ? '1' : '0')) }]) {
+			const answer = await send(body, headers);
+			expect(answer.status).toBe(401);
+			expect(answer.json.error.message).toBe("This page's token is not this sandbox's (was the sandbox restarted?): reload the page, /_sandbox/test-event.");
+		}
+		// The control token opens it too (a script of yours, not the page).
+		expect((await send(body, { 'x-sandbox-page-token': '', authorization: `Bearer ${sb.controlToken}` })).json.data.statusCode).toBe(200);
+		expect(receiver.received).toHaveLength(1);
+	});
+
 	test('the control API itself still answers its own clients, and refuses a foreign page', async () => {
-		expect((await call(sb.origin, 'GET', '/_sandbox/state')).json.data.apps[0].webhookSecret).toBe(app().webhookSecret);
+		const state = await call(sb.origin, 'GET', '/_sandbox/state', { authorization: `Bearer ${sb.controlToken}` });
+		expect(state.json.data.apps[0].webhookSecret).toBe(app().webhookSecret);
 		const csrf = await call(sb.origin, 'POST', '/_sandbox/orders', { origin: 'https://evil.example', 'content-type': 'text/plain' }, '{}');
 		expect(csrf.status).toBe(403);
 	});
@@ -244,7 +283,8 @@ describe('the test event page of a sandbox started with --allow-remote', () => {
 		const page = await call(sb.origin, 'GET', '/_sandbox/test-event');
 		expect(page.text).toContain('This sandbox was started with --allow-remote: it sends to any address.');
 		const body = JSON.stringify({ url: 'http://receiver.invalid/hook', clientId: sb.apps['seller-a-full'].clientId });
-		const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', { 'content-type': 'application/json' }, body);
+		const headers = { 'content-type': 'application/json', 'x-sandbox-page-token': await pageTokenOf(sb.origin) };
+		const answer = await call(sb.origin, 'POST', '/_sandbox/test-event', headers, body);
 		expect(answer.status).toBe(200);
 		expect(answer.json.data).toMatchObject({ statusCode: null, error: 'ENOTFOUND', meaning: 'The delivery did not reach n8n (ENOTFOUND): check the URL.' });
 	});

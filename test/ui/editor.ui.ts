@@ -140,12 +140,12 @@ describe('the editor in a real browser', () => {
 
 		await ndv.getByRole('button', { name: /test this trigger|listen for test event/i }).click();
 		await expect(ndv.getByText(/Listening for test event/i)).toBeVisibleSoon();
-		await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, tamper: 'signature' });
-		const [tampered] = await control(sandbox.controlUrl, 'POST', '/deliveries/wait');
+		await control(sandbox, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, tamper: 'signature' });
+		const [tampered] = await control(sandbox, 'POST', '/deliveries/wait');
 		expect(tampered.statusCode).toBe(401);
 		await expect(ndv.getByText(/Listening for test event/i)).toBeVisibleSoon();
 
-		await control(sandbox.controlUrl, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, event: 'order.created' });
+		await control(sandbox, 'POST', `/apps/${app.clientId}/test-event`, { url: testUrl, event: 'order.created' });
 		const output = page.locator('[data-test-id="output-panel"]');
 		await expect(output.getByText('order.created').first()).toBeVisibleSoon(30_000);
 		await shot('trigger-test-event', output);
