@@ -5,7 +5,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { generateSecrets, invalidSecrets } = require('../sandbox/secrets');
+const { generateSecrets, generateControlToken, invalidControlToken, invalidSecrets } = require('../sandbox/secrets');
 
 const SECRETS_FILE = 'secrets.json';
 
@@ -22,15 +22,15 @@ function invalidDemoSecrets(secrets) {
   for (const field of ['ownerPassword', 'mcpToken']) {
     if (typeof secrets?.[field] !== 'string' || secrets[field].length < 16) return `${field} must be a string of at least 16 characters.`;
   }
-  return invalidSecrets(secrets.apps);
+  return invalidSecrets(secrets.apps) ?? (secrets.controlToken === undefined ? null : invalidControlToken(secrets.controlToken));
 }
 
 /**
- * The demo's secrets in `<folder>/secrets.json`: the sandbox apps' client and webhook secrets (`apps`,
- * what `sandbox/cli.js --secrets-file` reads), the n8n owner's password and the MCP server's bearer
- * token. Made on the first call, read on later ones, so the imported credential, the owner's sign-in
- * and an MCP client's token keep working. The folder is made (or narrowed to) 0700, the file 0600.
- * Returns { file, secrets, created }.
+ * The demo's secrets in `<folder>/secrets.json`: the sandbox apps' client and webhook secrets (`apps`)
+ * and its control API's token (`controlToken`), both what `sandbox/cli.js --secrets-file` reads, the
+ * n8n owner's password and the MCP server's bearer token. Made on the first call, read on later ones,
+ * so the imported credential, the owner's sign-in, an MCP client's token and the control token keep
+ * working. The folder is made (or narrowed to) 0700, the file 0600. Returns { file, secrets, created }.
  */
 function loadOrCreateDemoSecrets(folder) {
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -46,9 +46,19 @@ function loadOrCreateDemoSecrets(folder) {
     }
     const invalid = invalidDemoSecrets(secrets);
     if (invalid) throw new Error(`${file}: ${invalid} Delete the file to have new secrets made.`);
+    if (secrets.controlToken === undefined) {
+      // A file from before the control token: add one, keeping the rest (the credential and the owner's sign-in).
+      secrets.controlToken = generateControlToken();
+      fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    }
     return { file, secrets, created: false };
   }
-  const secrets = { apps: generateSecrets(), ownerPassword: ownerPassword(), mcpToken: crypto.randomBytes(24).toString('base64url') };
+  const secrets = {
+    apps: generateSecrets(),
+    controlToken: generateControlToken(),
+    ownerPassword: ownerPassword(),
+    mcpToken: crypto.randomBytes(24).toString('base64url'),
+  };
   // `wx`: a second `npm start` racing this one fails here rather than replacing secrets in use.
   fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   return { file, secrets, created: true };
@@ -59,6 +69,8 @@ function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox,
   const control = sandbox.controlUrl;
   // The sandbox's own address leads to its test event page (sandbox/testEventPage.js).
   const testEventPage = `${new URL(control).origin}/`;
+  // Reads the token from the file when run: the banner shows where it is, never the token.
+  const auth = `AUTH="Authorization: Bearer $(node -p 'require("./${secretsFile}").controlToken')"`;
   const signIn = ownerCreated
     ? `   (sign in as ${ownerEmail}; the password is "ownerPassword" in ${secretsFile})`
     : `   (sign in as ${ownerEmail}; the password is the one you set, else "ownerPassword" in ${secretsFile})`;
@@ -71,23 +83,27 @@ function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox,
   MCP:      ${mcpUrl}  (Streamable HTTP; header  Authorization: Bearer <"mcpToken" in ${secretsFile}>)
 
   Everything listens on loopback only. This install's secrets (owner password, MCP token, the sandbox
-  apps' client and webhook secrets) were made for it and are in ${secretsFile}, readable by you only.
+  apps' client and webhook secrets, the sandbox control API's token) were made for it and are in
+  ${secretsFile}, readable by you only.
+
+  The sandbox's control API (the curl lines below) needs its token: set it in your shell first with
+       ${auth}
 
   The credential "Marketplace Partner (sandbox)" is ready. To create one by hand, all of seller A's
-  secrets (Client Secret, Webhook Secret) are in:  curl ${control}/state
+  secrets (Client Secret, Webhook Secret) are in:  curl -H "$AUTH" ${control}/state
 
   Four things to try:
   1. Open "Marketplace: spreadsheet to stock" and click "Execute workflow": every row of
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
   2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
-       curl -X POST ${control}/orders -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
+       curl -X POST ${control}/orders -H "$AUTH" -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
      Or send its trigger a test event from your browser: open the trigger, click "Execute step" (n8n
      listens for a test event), copy the Test URL and paste it into the sandbox's test event page:
        ${testEventPage}
   3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
      minute and runs once per change (no webhook needed). Change an order and look at its
      executions within a minute:
-       curl -X POST ${control}/orders/500001/status -H 'content-type: application/json' -d '{"status":"shipped"}'
+       curl -X POST ${control}/orders/500001/status -H "$AUTH" -H 'content-type: application/json' -d '{"status":"shipped"}'
 
   4. Connect an MCP client (Claude Desktop, MCP Inspector...) to the MCP URL above with its bearer
      token: it gets the tools list_orders, get_order and update_stock ("Marketplace MCP server").

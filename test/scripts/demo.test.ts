@@ -7,12 +7,12 @@ import path from 'node:path';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { loadOrCreateDemoSecrets, demoBanner, ownerPassword } = require('../../scripts/demo');
-const { readSecretsFile } = require('../../sandbox/secrets');
+const { generateSecrets, readSecretsFile } = require('../../sandbox/secrets');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 /** Every secret in a secrets file's content. */
-const allSecrets = (s: any): string[] => [s.ownerPassword, s.mcpToken, ...Object.values(s.apps).flatMap((a: any) => [a.clientSecret, a.webhookSecret])];
+const allSecrets = (s: any): string[] => [s.ownerPassword, s.mcpToken, s.controlToken, ...Object.values(s.apps).flatMap((a: any) => [a.clientSecret, a.webhookSecret])];
 
 describe('the demo secrets', () => {
 	let tmp: string;
@@ -36,17 +36,33 @@ describe('the demo secrets', () => {
 		expect(mode(first.file)).toBe(0o600);
 		expect(JSON.parse(readFileSync(first.file, 'utf8'))).toEqual(first.secrets);
 		// What the sandbox CLI reads from the same file (--secrets-file).
-		expect(readSecretsFile(first.file)).toEqual(first.secrets.apps);
+		expect(readSecretsFile(first.file)).toEqual({ apps: first.secrets.apps, controlToken: first.secrets.controlToken });
 
 		const second = loadOrCreateDemoSecrets(folder);
 		expect(second).toEqual({ ...first, created: false });
 	});
 
+	test('a file from before the control token gets one, written back 0600; the rest is kept', () => {
+		const folder = path.join(tmp, 'demo');
+		const { file, secrets } = loadOrCreateDemoSecrets(folder);
+		const { controlToken, ...older } = secrets;
+		writeFileSync(file, JSON.stringify(older));
+		const updated = loadOrCreateDemoSecrets(folder);
+		expect(updated.created).toBe(false);
+		expect(updated.secrets).toEqual({ ...older, controlToken: expect.stringMatching(/^ct_[0-9a-f]{64}$/) });
+		expect(updated.secrets.controlToken).not.toBe(controlToken);
+		expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(updated.secrets);
+		expect(mode(file)).toBe(0o600);
+		// What the sandbox CLI then takes as its control token.
+		expect(readSecretsFile(file).controlToken).toBe(updated.secrets.controlToken);
+		expect(loadOrCreateDemoSecrets(folder).secrets).toEqual(updated.secrets);
+	});
+
 	test('two installs share no secret', () => {
 		const a = loadOrCreateDemoSecrets(path.join(tmp, 'a')).secrets;
 		const b = loadOrCreateDemoSecrets(path.join(tmp, 'b')).secrets;
-		expect(allSecrets(a)).toHaveLength(10);
-		expect(new Set([...allSecrets(a), ...allSecrets(b)]).size).toBe(20);
+		expect(allSecrets(a)).toHaveLength(11);
+		expect(new Set([...allSecrets(a), ...allSecrets(b)]).size).toBe(22);
 	});
 
 	test("an older demo's folder and a secrets file left readable by others are narrowed to 0700 and 0600", () => {
@@ -66,6 +82,10 @@ describe('the demo secrets', () => {
 		['{"ownerPassword":"short","mcpToken":"0123456789abcdefgh","apps":{}}', /secrets\.json: ownerPassword must be a string of at least 16 characters\. Delete the file to have new secrets made\.$/],
 		['{"ownerPassword":"0123456789abcdefgh","apps":{}}', /secrets\.json: mcpToken must be a string of at least 16 characters\. Delete the file/],
 		['{"ownerPassword":"0123456789abcdefgh","mcpToken":"0123456789abcdefgh","apps":{}}', /secrets\.json: secrets\.seller-a-full\.clientSecret must be a string of at least 16 characters without spaces\. Delete the file/],
+		[
+			`{"ownerPassword":"0123456789abcdefgh","mcpToken":"0123456789abcdefgh","apps":${JSON.stringify(generateSecrets())},"controlToken":"ct_short"}`,
+			/secrets\.json: controlToken must be a string of at least 32 characters, without spaces or non-ASCII characters\. Delete the file/,
+		],
 	])('a damaged file %s is refused with what to do, and left as it was', (content, message) => {
 		const folder = path.join(tmp, 'demo');
 		mkdirSync(folder);
@@ -109,5 +129,9 @@ describe("npm start's banner", () => {
 		expect(banner).toContain('cli_a_0123');
 		// The sandbox's test event page, at the address a person types.
 		expect(banner).toContain("paste it into the sandbox's test event page:\n       http://127.0.0.1:8791/\n");
+		// The control API's curl lines read the token from the file.
+		expect(banner).toContain(`AUTH="Authorization: Bearer $(node -p 'require("./.state/demo/secrets.json").controlToken')"`);
+		expect(banner).toContain('curl -H "$AUTH" http://127.0.0.1:8791/_sandbox/state');
+		expect(banner).toContain(`curl -X POST http://127.0.0.1:8791/_sandbox/orders -H "$AUTH" -H 'content-type: application/json'`);
 	});
 });
