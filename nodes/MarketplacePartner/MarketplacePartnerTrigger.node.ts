@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
 import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
-import { InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
+import { deliveryKeyOf, InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
 import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './helpers/triggerPanel';
@@ -244,7 +244,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		if (node.typeVersion >= 2) {
 			const record = eventRecord(payload);
 			skipped = Boolean(options.skipOwnStockUpdates) && event === 'stock.updated' && madeByN8n(record);
-			item = { event, ...record, deliveryId: webhookId, sentAt, payload };
+			item = { event, ...record, deliveryId: webhookId, deliveryKey: deliveryKeyOf(timestampText, rawBody), sentAt, payload };
 		} else {
 			item = { event, webhookId, timestamp, timestampIso: sentAt, payload };
 		}

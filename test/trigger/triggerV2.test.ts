@@ -2,7 +2,7 @@
 // puts it, whatever envelope the marketplace uses, with the delivery's facts beside it; and the
 // stock changes Stock › Update made skipped on request, so a two-way sync does not loop. Real
 // deliveries from the sandbox over loopback, and deliveries signed here for envelopes it never sends.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
@@ -14,7 +14,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
 
 /** What version 2 puts beside the event's record. */
-const DELIVERY_FIELDS = ['deliveryId', 'sentAt', 'payload'];
+const DELIVERY_FIELDS = ['deliveryId', 'deliveryKey', 'sentAt', 'payload'];
 const withoutDelivery = (json: IDataObject) => Object.fromEntries(Object.entries(json).filter(([key]) => !DELIVERY_FIELDS.includes(key)));
 
 describe('Marketplace Partner Trigger, version 2', () => {
@@ -66,10 +66,33 @@ describe('Marketplace Partner Trigger, version 2', () => {
 		expect(polled.error).toBeUndefined();
 		const [item] = s.runs[0];
 		expect(withoutDelivery(item.json)).toEqual(polled.items![0]);
-		expect(item.json).toMatchObject({ event: 'order.created', order_item_id: order.order_item_id, deliveryId: expect.stringMatching(/^whd_/) });
+		expect(item.json).toMatchObject({ event: 'order.created', order_item_id: order.order_item_id, deliveryId: expect.stringMatching(/^whd_/), deliveryKey: expect.stringMatching(/^[0-9a-f]{64}$/) });
 		expect(Math.abs(Date.parse(item.json.sentAt as string) - Date.now())).toBeLessThan(10_000);
 		// The signed payload, whole, for what lies outside the order item (the event's own id and time).
 		expect(item.json.payload).toMatchObject({ event: 'order.created', id: expect.any(String), data: polled.items![0] && expect.objectContaining({ order_item_id: order.order_item_id }) });
+	});
+
+	test('deliveryKey is the SHA-256 of the signed bytes: the same for a copy under another delivery id, another for the same event signed afresh', async () => {
+		const s = await listen({ events: ['*'], options: { allowDuplicates: true } });
+		const body = JSON.stringify({ event: 'order.created', data: { order_item_id: 77 } });
+		const send = async (id: string, ts: string) => {
+			const headers = {
+				'content-type': 'application/json',
+				'x-svc-webhook-id': id,
+				'x-svc-webhook-timestamp': ts,
+				'x-svc-webhook-signature': createHmac('sha256', app().webhookSecret).update(`${ts}.${body}`).digest('hex'),
+			};
+			expect((await request(server!.url, { method: 'POST', body, headers })).statusCode).toBe(200);
+		};
+		const now = Math.floor(Date.now() / 1000);
+		await send('whd_a', String(now));
+		await send('whd_b', String(now)); // a replay under a fresh id
+		await send('whd_a', String(now - 1)); // the marketplace's retry, signed afresh
+		const keys = s.runs.map((run) => run[0].json.deliveryKey);
+		expect(keys[0]).toBe(createHash('sha256').update(`${now}.${body}`).digest('hex'));
+		expect(keys[1]).toBe(keys[0]);
+		expect(keys[2]).toBe(createHash('sha256').update(`${now - 1}.${body}`).digest('hex'));
+		expect(s.runs.map((run) => run[0].json.deliveryId)).toEqual(['whd_a', 'whd_b', 'whd_a']);
 	});
 
 	test("every event's item fits the output schema n8n serves for version 2", async () => {

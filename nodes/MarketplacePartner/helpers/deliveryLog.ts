@@ -39,6 +39,15 @@ function digestOf(parts: Array<string | Buffer>): string {
 /** The key of a delivery id. */
 export const idDigest = (deliveryId: string): string => digestOf([deliveryId]);
 
+/**
+ * The delivery's key for the workflow (the trigger's `deliveryKey`): SHA-256 of the signed bytes,
+ * `TIMESTAMP.RAW_BODY` as verified, in full, so a Remove Duplicates node can drop a replay under any
+ * delivery id. A marketplace retry signed afresh has another key; its delivery id stays.
+ */
+export function deliveryKeyOf(timestamp: string, rawBody: Buffer): string {
+	return createHash('sha256').update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
 /** The key of the signed bytes, `TIMESTAMP.RAW_BODY` as verified. */
 export const signedDigest = (timestamp: string, rawBody: Buffer): string => digestOf([`${timestamp}.`, rawBody]);
 
