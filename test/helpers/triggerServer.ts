@@ -5,6 +5,8 @@
 // back as the answer is sent, when changed. Servers given one store act as processes sharing a
 // database. Either n8n line's order of answering and starting the run (N8nLine).
 import express from 'express';
+import { createHmac } from 'node:crypto';
+import { request } from 'undici';
 import type { Server } from 'node:http';
 import { WebhookContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, IWebhookData } from 'n8n-workflow';
@@ -184,4 +186,36 @@ export async function startTriggerServer(
 				server.close(() => resolve());
 			}),
 	};
+}
+
+/**
+ * Posts a delivery to `url`, signed here with bare crypto (neither the sandbox's code nor the
+ * node's), to shape cases the sandbox does not send. `sentTs` is the timestamp header as sent,
+ * where it differs from the text signed; `omit` leaves a header out.
+ */
+export async function postSigned(
+	url: string,
+	body: string,
+	{
+		secret,
+		id = 'whd_manual_1',
+		event = 'order.created' as string | null,
+		contentType = 'application/json' as string | null,
+		omit = '',
+		ts = String(Math.floor(Date.now() / 1000)),
+		sentTs = undefined as string | undefined,
+		prefix = 'x-svc-',
+	}: { secret: string; id?: string; event?: string | null; contentType?: string | null; omit?: string; ts?: string; sentTs?: string; prefix?: string },
+): Promise<{ status: number; text: string }> {
+	const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
+	const headers: Record<string, string> = {
+		[`${prefix}webhook-id`]: id,
+		[`${prefix}webhook-timestamp`]: sentTs ?? ts,
+		[`${prefix}webhook-signature`]: signature,
+	};
+	if (event !== null) headers[`${prefix}webhook-event`] = event;
+	if (contentType !== null) headers['content-type'] = contentType;
+	delete headers[omit];
+	const res = await request(url, { method: 'POST', body, headers });
+	return { status: res.statusCode, text: await res.body.text() };
 }

@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: test secrets of the sandbox, never real ones; n8n-node lint applies its node rules to every .ts file */
 // The trigger's webhook(), fed real deliveries from the sandbox's own webhook sender over loopback.
-import { createHmac } from 'node:crypto';
 import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
 import { entriesIn, idDigest, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
@@ -10,7 +9,7 @@ import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outpu
 import { credentialsFor } from '../helpers/n8n';
 import { PartnerClient } from '../helpers/partnerClient';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
+import { postSigned, startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
 
 describe('Marketplace Partner Trigger', () => {
 	let sb: RunningSandbox;
@@ -31,31 +30,8 @@ describe('Marketplace Partner Trigger', () => {
 	}
 
 	/** Posts a delivery signed here with bare crypto, to shape cases the sandbox does not send. */
-	async function post(
-		body: string,
-		{
-			secret = app().webhookSecret,
-			id = 'whd_manual_1',
-			event = 'order.created' as string | null,
-			contentType = 'application/json' as string | null,
-			omit = '',
-			ts = String(Math.floor(Date.now() / 1000)),
-			sentTs = undefined as string | undefined, // the timestamp header as sent, where it differs from the text signed
-			prefix = 'x-svc-',
-		} = {},
-	) {
-		const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
-		const headers: Record<string, string> = {
-			[`${prefix}webhook-id`]: id,
-			[`${prefix}webhook-timestamp`]: sentTs ?? ts,
-			[`${prefix}webhook-signature`]: signature,
-		};
-		if (event !== null) headers[`${prefix}webhook-event`] = event;
-		if (contentType !== null) headers['content-type'] = contentType;
-		delete headers[omit];
-		const res = await request(server!.url, { method: 'POST', body, headers });
-		return { status: res.statusCode, text: await res.body.text() };
-	}
+	const post = (body: string, options: Omit<Parameters<typeof postSigned>[2], 'secret'> & { secret?: string } = {}) =>
+		postSigned(server!.url, body, { secret: app().webhookSecret, ...options });
 
 	beforeAll(async () => {
 		sb = await startSandbox({ webhookMaxAttempts: 1 });

@@ -2,16 +2,15 @@
 // puts it, whatever envelope the marketplace uses, with the delivery's facts beside it; and the
 // stock changes Stock › Update made skipped on request, so a two-way sync does not loop. Real
 // deliveries from the sandbox over loopback, and deliveries signed here for envelopes it never sends.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { request } from 'undici';
 import { eventRecord, markedRef } from '../../nodes/MarketplacePartner/helpers/events';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { PollHarness } from '../helpers/poll';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
+import { postSigned, startTriggerServer, type TriggerServer } from '../helpers/triggerServer';
 
 /** What version 2 puts beside the event's record. */
 const DELIVERY_FIELDS = ['deliveryId', 'deliveryKey', 'sentAt', 'payload'];
@@ -34,18 +33,7 @@ describe('Marketplace Partner Trigger, version 2', () => {
 	}
 
 	/** A delivery signed here, for envelopes the sandbox does not send. */
-	async function post(payload: unknown, id: string) {
-		const body = JSON.stringify(payload);
-		const ts = String(Math.floor(Date.now() / 1000));
-		const headers = {
-			'content-type': 'application/json',
-			'x-svc-webhook-id': id,
-			'x-svc-webhook-timestamp': ts,
-			'x-svc-webhook-signature': createHmac('sha256', app().webhookSecret).update(`${ts}.${body}`).digest('hex'),
-		};
-		const res = await request(server!.url, { method: 'POST', body, headers });
-		return { status: res.statusCode, text: await res.body.text() };
-	}
+	const post = (payload: unknown, id: string) => postSigned(server!.url, JSON.stringify(payload), { secret: app().webhookSecret, id, event: null });
 
 	beforeAll(async () => (sb = await startSandbox({ webhookMaxAttempts: 1 })));
 	afterEach(async () => {
@@ -75,15 +63,7 @@ describe('Marketplace Partner Trigger, version 2', () => {
 	test('deliveryKey is the SHA-256 of the signed bytes: the same for a copy under another delivery id, another for the same event signed afresh', async () => {
 		const s = await listen({ events: ['*'], options: { allowDuplicates: true } });
 		const body = JSON.stringify({ event: 'order.created', data: { order_item_id: 77 } });
-		const send = async (id: string, ts: string) => {
-			const headers = {
-				'content-type': 'application/json',
-				'x-svc-webhook-id': id,
-				'x-svc-webhook-timestamp': ts,
-				'x-svc-webhook-signature': createHmac('sha256', app().webhookSecret).update(`${ts}.${body}`).digest('hex'),
-			};
-			expect((await request(server!.url, { method: 'POST', body, headers })).statusCode).toBe(200);
-		};
+		const send = async (id: string, ts: string) => expect((await postSigned(server!.url, body, { secret: app().webhookSecret, id, ts, event: null })).status).toBe(200);
 		const now = Math.floor(Date.now() / 1000);
 		await send('whd_a', String(now));
 		await send('whd_b', String(now)); // a replay under a fresh id
