@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { nodeTypesUsingCredential, testCredential } from '../helpers/credentialTest';
-import { credentialsFor } from '../helpers/n8n';
+import { credentialsFor, runNode } from '../helpers/n8n';
 import { startReceiver } from '../helpers/receiver';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
@@ -114,6 +114,49 @@ describe('credential test (/ping.php)', () => {
 		const result = await testCredential(credentialsFor('http://partner.example.com/api/partner/v1', sb.apps['seller-a-full']));
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/must use https/);
+	});
+
+	test('a Base URL with a user name or password is refused before sending, the Test button and the node alike, naming neither in any form', async () => {
+		await sb.control('POST', '/stats/reset');
+		const user = 'ops.alice@corp';
+		const password = 'pw s3cret/ü';
+		const encoded = (text: string) => encodeURIComponent(text);
+		const userInfo = `${encoded(user)}:${encoded(password)}@`;
+		const baseUrls = [
+			sb.baseUrl.replace('//', `//${userInfo}`),
+			sb.baseUrl.replace('//', `//${encoded(user)}@`),
+			sb.baseUrl.replace('//', `//:${encoded(password)}@`),
+			// Not a URL at all (a space in the port), with the user name and password in it.
+			sb.baseUrl.replace('//', `//${user}:${password}@`).replace(/:(\d+)\//, ': $1/'),
+		];
+		const forms = [user, password, encoded(user), encoded(password), 'ops.alice', 's3cret', 'ops.alice%40corp', encodeURI(password)];
+		for (const baseUrl of baseUrls) {
+			const tested = await testCredential(credentialsFor(baseUrl, sb.apps['seller-a-full']));
+			const ran = await runNode({ parameters: { resource: 'connection', operation: 'ping' }, credentials: credentialsFor(baseUrl, sb.apps['seller-a-full']) });
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toMatch(/Base URL/);
+			expect(ran.error?.message).toMatch(/Base URL/);
+			const shown = JSON.stringify([tested, ran.error?.message, ran.error?.description]);
+			for (const form of forms) expect(shown).not.toContain(form);
+		}
+		expect(baseUrls.slice(0, 3).every((url) => URL.canParse(url))).toBe(true);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
+
+	test('an upper-case host or the default port written out is the same origin: the Test button and the node sign and send', async () => {
+		const upper = sb.baseUrl.replace('127.0.0.1', 'LOCALHOST');
+		expect(await testCredential(credentialsFor(upper, sb.apps['seller-a-full']))).toEqual({ status: 'OK', message: 'Connection successful!' });
+		const ran = await runNode({ parameters: { resource: 'connection', operation: 'ping' }, credentials: credentialsFor(upper, sb.apps['seller-a-full']) });
+		expect(ran.error).toBeUndefined();
+		// No server answers on 443 or 80 here: the signer's own answer is what is checked.
+		const signer = new MarketplacePartnerApi();
+		for (const [baseUrl, sent] of [
+			['https://Partner.EXAMPLE.com:443/api/partner/v1', 'https://partner.example.com/api/partner/v1/ping.php'],
+			['http://LocalHost:80/api/partner/v1', 'http://localhost/api/partner/v1/ping.php'],
+		]) {
+			const signed = await signer.authenticate(credentialsFor(baseUrl, sb.apps['seller-a-full']), { url: `${baseUrl}/ping.php`, method: 'GET' });
+			expect(signed.url).toBe(sent);
+		}
 	});
 
 	test('nothing listening at the Base URL: n8n shows the bare code, ECONNREFUSED', async () => {

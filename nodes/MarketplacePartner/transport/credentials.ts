@@ -27,10 +27,17 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 	const baseUrl = trimEnd(text('baseUrl'), /\//);
 	if (!URL.canParse(baseUrl)) {
 		throw new Error(
-			`The credential's Base URL "${cut(baseUrl, 200)}" is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
+			// Not quoted with an @: it may hold a password.
+			`The credential's Base URL ${baseUrl.includes('@') ? '' : `"${cut(baseUrl, 200)}" `}is not a URL. Use the partner API address the operator gave you, ending in /v1.`,
 		);
 	}
 	const parsed = new URL(baseUrl);
+	// n8n would send them as Basic auth, and every message that names the Base URL would show them.
+	if (parsed.username || parsed.password) {
+		throw new Error(
+			`The credential's Base URL holds a user name or password (before an @). Remove them: the Partner API signs with Client ID and Client Secret, and the Base URL is shown in error messages.`,
+		);
+	}
 	if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK_HOSTS.test(parsed.hostname))) {
 		throw new Error(
 			`The credential's Base URL must use https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1 or localhost).`,
@@ -50,7 +57,9 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 	if (!clientId) throw new Error(`The credential has no Client ID. Paste the Client ID the operator issued.`);
 	if (!clientSecret) throw new Error(`The credential has no Client Secret. Paste the Client Secret the operator issued.`);
 	return {
-		baseUrl,
+		// As the HTTP client sends it (host in lower case, no default port): the signer compares the
+		// URLs it signs with this one, and an upper-case host or :443 is the same origin.
+		baseUrl: `${parsed.origin}${parsed.pathname}`,
 		clientId,
 		clientSecret,
 		headerPrefix,
