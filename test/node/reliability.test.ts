@@ -5,6 +5,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import net from 'node:net';
 import { credentialsFor, hintsOf, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
 /** The error items of rows the API was asked for (failing with `message`), and of rows never sent. */
 function triedAndNotSent(items: INodeExecutionData[], message: string) {
@@ -357,19 +358,54 @@ describe('retries and clock correction', () => {
 		});
 	});
 
-	test('a clock 10 minutes off is corrected from the Date header, once, then remembered', async () => {
+	test('a clock 10 minutes off is corrected from the Date header, once, then kept for the rest of the run', async () => {
 		await sb.control('POST', '/faults', { clockSkewSec: 600 });
 		const first = await runNode({ parameters: ping, credentials: credentials() });
 		expect(first.error).toBeUndefined();
 		expect(await codes()).toEqual(['expired_timestamp', 200]);
+		await sb.control('POST', '/stats/reset');
 		const rows = productIds.slice(20, 25).map((product_id) => ({ product_id, stock: 1 }));
-		const sync = await runNode({
-			parameters: { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}' },
-			items: rows,
-			credentials: credentials(),
-		});
+		const sync = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
 		expect(sync.error).toBeUndefined();
-		expect((await codes()).filter((c: unknown) => c === 'expired_timestamp')).toHaveLength(1);
+		expect(await codes()).toEqual(['expired_timestamp', 200, 200, 200, 200, 200]);
+	});
+
+	test('the correction does not outlive its run: once the clocks agree again, the next run signs with this machine\'s time', async () => {
+		await sb.control('POST', '/faults', { clockSkewSec: 600 });
+		expect((await runNode({ parameters: ping, credentials: credentials() })).error).toBeUndefined();
+		await sb.control('POST', '/faults/reset');
+		await sb.control('POST', '/stats/reset');
+		expect((await runNode({ parameters: ping, credentials: credentials() })).error).toBeUndefined();
+		expect(await codes()).toEqual([200]);
+	});
+
+	test('an expired_timestamp whose Date header says 2099: a clear error naming both clocks, nothing signed for 2099, and the next run is not either', async () => {
+		const api = await startScriptedApi([
+			{ status: 401, headers: { date: 'Thu, 31 Dec 2099 23:59:59 GMT' }, body: { ok: false, error: { code: 'expired_timestamp', message: 'Timestamp expired.' } } },
+			ok({ pong: true }),
+		]);
+		try {
+			const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
+			const first = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, app) });
+			expect(first.error?.message).toMatch(/^The API refused the request's timestamp, and its clock is \d+ minutes ahead of this machine's$/);
+			expect(first.error?.description).toMatch(/^The API's clock \(its Date header\) says 2099-12-31T23:59:59\.000Z, this machine's clock 20\d\d-.*up to 15 minutes .*set it right \(NTP\).*report it to the marketplace operator\.$/);
+			expect(api.requests).toHaveLength(1);
+			const second = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, app) });
+			expect(second.error).toBeUndefined();
+			const signedFor = api.requests.map((r) => Number(r.headers['x-svc-timestamp']));
+			expect(signedFor.every((timestamp) => Math.abs(timestamp - Date.now() / 1000) < 60)).toBe(true);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('a clock 20 minutes off is not corrected: the error says which clocks differ, and Check Setup reports it as an error', async () => {
+		await sb.control('POST', '/faults', { clockSkewSec: -1200 });
+		const { error } = await runNode({ parameters: ping, credentials: credentials() });
+		expect(error?.message).toMatch(/^The API refused the request's timestamp, and its clock is 20 minutes behind this machine's$/);
+		expect(await codes()).toEqual(['expired_timestamp']);
+		const { items } = await runNode({ parameters: { resource: 'connection', operation: 'checkSetup' }, credentials: credentials() });
+		expect(items.find((i) => i.json.check === 'Clock')?.json).toMatchObject({ result: 'error', finding: expect.stringMatching(/^The API's clock is 1(199|200|201) s behind this machine's \(Date header\)\. The node corrects at most 15 minutes/) });
 	});
 
 	test('a clock 10 minutes behind is corrected too', async () => {

@@ -164,14 +164,14 @@ describe('the transport against answers the sandbox never gives', () => {
 	});
 
 	test('an expired timestamp answered with HTTP 200 is corrected from the Date header like a 401', async () => {
-		const date = new Date(Date.now() + 3_600_000).toUTCString();
+		const date = new Date(Date.now() + 600_000).toUTCString();
 		const { items, error, requests } = await pingWith([
 			{ status: 200, headers: { date }, body: { ok: false, error: 'expired_timestamp' } },
 			ok({ pong: true }),
 		]);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(Number(requests[1].headers['x-svc-timestamp'])).toBeGreaterThan(Date.now() / 1000 + 3_500);
+		expect(Number(requests[1].headers['x-svc-timestamp'])).toBeGreaterThan(Date.now() / 1000 + 500);
 	});
 
 	test('a 200 envelope with ok false and an error code is that error', async () => {
@@ -181,7 +181,8 @@ describe('the transport against answers the sandbox never gives', () => {
 	});
 
 	test('expired_timestamp with the server time in Date: retried once, signed for the server clock', async () => {
-		const serverNow = Date.now() + 3_600_000;
+		// Within the 15 minutes the node corrects (reliability.test.ts: beyond them).
+		const serverNow = Date.now() + 600_000;
 		const date = new Date(serverNow).toUTCString();
 		const { items, error, requests } = await pingWith([
 			{ ...refusal(401, 'expired_timestamp'), headers: { date } },

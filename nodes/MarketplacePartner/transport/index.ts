@@ -5,6 +5,7 @@ import type {
 	IDataObject,
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
+	INode,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -46,8 +47,12 @@ const STATUS_OF_CODE = new Map<string | undefined, number>([
 	['expired_timestamp', 401],
 ]);
 
-/** Seconds the API's clock is ahead of ours, per base URL, learnt from an expired_timestamp answer. */
-const clockOffsets = new Map<string, number>();
+/**
+ * The largest clock difference the node corrects by itself. Beyond it, one of the two clocks is
+ * wrong by more than drift (a Date header of 2099, a machine booted without NTP): signing with the
+ * API's time would send timestamps no one can check, so the run stops and says which clock to fix.
+ */
+export const MAX_CLOCK_OFFSET_SEC = 15 * 60;
 
 export interface RequestOptions {
 	qs?: Record<string, QueryValue>;
@@ -139,9 +144,10 @@ async function send(
 		if (!(await policy.acquire(attempts > 0))) throw stopped(this, policy, lastError, itemIndex);
 		// Accept and Content-Type come from the credential's signer, which every request goes through.
 		const headers: IDataObject = {};
-		const offset = clockOffsets.get(credentials.baseUrl);
+		// Learnt in this run only (one execution, one poll): a clock set right since, or an API that
+		// moved, must not be signed for; a run whose clock is still off learns it again with one request.
+		const offset = policy.report.clockOffsetSec;
 		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
-		policy.report.clockOffsetSec = offset ?? 0;
 
 		const sentAt = Date.now();
 		const timeoutMs = policy.timeoutMs(REQUEST_TIMEOUT_MS);
@@ -228,10 +234,20 @@ async function send(
 		if (!clockCorrected && said.code === 'expired_timestamp') {
 			const serverMs = Date.parse(String(responseHeaders.date)); // no header: NaN
 			if (!Number.isNaN(serverMs)) {
-				clockOffsets.set(credentials.baseUrl, Math.round((serverMs - Date.now()) / 1000));
-				clockCorrected = true;
-				policy.release();
-				continue;
+				const nowMs = Date.now();
+				const ahead = Math.round((serverMs - nowMs) / 1000);
+				if (Math.abs(ahead) <= MAX_CLOCK_OFFSET_SEC) {
+					policy.report.clockOffsetSec = ahead;
+					clockCorrected = true;
+					policy.release();
+					continue;
+				}
+				policy.answered();
+				policy.release(true);
+				// Check Setup reads the refusal itself, and reports the two clocks.
+				const answer = definitive();
+				if (answer) return answer;
+				throw clockTooFarError(this.getNode(), serverMs, nowMs, itemIndex);
 			}
 		}
 
@@ -257,4 +273,15 @@ function stopped(context: ApiContext, policy: RunPolicy, lastError: NodeApiError
 	if (!lastError) return new NotSentError(context.getNode(), message, itemIndex);
 	lastError.description = `${lastError.description} ${message}`;
 	return lastError;
+}
+
+/** An expired_timestamp whose Date header is further from this machine's clock than the node corrects. */
+function clockTooFarError(node: INode, serverMs: number, nowMs: number, itemIndex?: number): NodeApiError {
+	const minutes = Math.round(Math.abs(serverMs - nowMs) / 60_000);
+	return new NodeApiError(node, { code: 'expired_timestamp' } as JsonObject, {
+		message: `The API refused the request's timestamp, and its clock is ${minutes} minutes ${serverMs > nowMs ? 'ahead of' : 'behind'} this machine's`,
+		description: `The API's clock (its Date header) says ${new Date(serverMs).toISOString()}, this machine's clock ${new Date(nowMs).toISOString()}. The node corrects a difference of up to ${MAX_CLOCK_OFFSET_SEC / 60} minutes by itself, not more, and signed nothing with the API's time. If this machine's clock is wrong, set it right (NTP); if it is right, the API's clock is wrong: report it to the marketplace operator.`,
+		httpCode: '401',
+		itemIndex,
+	});
 }

@@ -13,7 +13,7 @@ import {
 	zoneOffsetMinutes,
 	zonesAtOffset,
 } from '../../helpers/setupFindings';
-import { apiAnswer, apiCredentials, type ApiAnswer } from '../../transport';
+import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../transport';
 import { readOrdersPage, successData } from '../../transport/answers';
 import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../transport/errors';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
@@ -166,12 +166,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			// Date has whole seconds: up to a second either way is no difference.
 			const aheadSeconds = Math.round((serverMs - midpoint) / 1000);
 			const small = Math.abs(aheadSeconds) <= 2;
+			const corrected = Math.abs(aheadSeconds) <= MAX_CLOCK_OFFSET_SEC;
 			findings.push({
 				check: 'Clock',
-				result: small ? 'ok' : 'warning',
+				result: small ? 'ok' : corrected ? 'warning' : 'error',
 				finding: small
 					? 'The API\'s clock and this machine\'s agree (Date header).'
-					: `The API's clock is ${Math.abs(aheadSeconds)} s ${aheadSeconds > 0 ? 'ahead of' : 'behind'} this machine's (Date header). The node corrects its timestamps after an expired_timestamp answer, but synchronise this machine's clock (NTP).`,
+					: `The API's clock is ${Math.abs(aheadSeconds)} s ${aheadSeconds > 0 ? 'ahead of' : 'behind'} this machine's (Date header). ${
+							corrected
+								? 'The node corrects its timestamps after an expired_timestamp answer, but synchronise this machine\'s clock (NTP).'
+								: `The node corrects at most ${MAX_CLOCK_OFFSET_SEC / 60} minutes: a request the API refuses for its timestamp fails. Set the wrong clock right: this machine's (NTP), or the API's (report it to the marketplace operator).`
+						}`,
 				setting: small ? NO_SETTING : NO_SETTING_CLOCK,
 				details: { apiAheadSeconds: aheadSeconds },
 			});
