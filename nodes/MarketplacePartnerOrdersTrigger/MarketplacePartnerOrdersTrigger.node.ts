@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
-import { hasMoreOf, OffsetCheck, readOrdersPage } from '../MarketplacePartner/transport/answers';
+import { hasMoreOf, PageCheck, readOrdersPage } from '../MarketplacePartner/transport/answers';
 import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
 import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
@@ -260,21 +260,23 @@ async function pollChanges(
  */
 async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{ entries: IDataObject[]; settled: boolean }> {
 	const entries: IDataObject[] = [];
-	const offsets = new OffsetCheck(this.getNode());
 	for (let scan = 0; scan < MAX_SCANS; scan++) {
+		// Each scan is a walk of its own (it reads the same entries again), checked as walkOrders checks one.
+		const check = new PageCheck(this.getNode());
 		let moved = false;
 		let expectFirst: string | undefined;
 		for (let offset = 0; ; ) {
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
-			const { orders, more } = readOrdersPage(data);
-			offsets.page(orders, offset);
+			const { orders, fresh, more } = check.page(offset, data, expectFirst === undefined ? 0 : 1);
 			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMoreOf(data));
-			for (const order of orders) entries.push(order);
+			for (const order of fresh) entries.push(order);
 			if (expectFirst !== undefined && textOf(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;
-				break;
+				// A page of nothing new may be an API that does not page on: read on, for the check to tell.
+				if (fresh.length > 0) break;
 			}
 			if (!more) break;
+			check.next();
 			// The next page starts with this page's last entry, to see whether the list moved.
 			const overlap = orders.length > 1 ? 1 : 0;
 			expectFirst = overlap ? textOf(orders[orders.length - 1].order_item_id) : undefined;

@@ -35,16 +35,41 @@ export interface ScriptedApi {
 
 export const ok = (data: unknown): Answer => ({ status: 200, body: { ok: true, data } });
 
-/** Answers the n-th request with `answers[n]`; once they are used up, with the last one. */
-export async function startScriptedApi(answers: Answer[]): Promise<ScriptedApi> {
+/**
+ * A PHP backend that clamps `offset` at its last page and answers has_more: true to every page:
+ * `total` order items (ids 1..total), pages of at most `limit`, pagination.offset as clamped when
+ * `writesOffset`. Every walk of it must end with an error.
+ */
+export function clampingList(total: number, { writesOffset = true } = {}): (request: ScriptedRequest) => Answer {
+	return (request) => {
+		const query = new URL(request.url, 'http://x').searchParams;
+		const limit = Math.min(100, Number(query.get('limit') ?? 50));
+		const offset = Math.min(Number(query.get('offset') ?? 0), Math.floor((total - 1) / limit) * limit);
+		const orders = Array.from({ length: Math.min(limit, total - offset) }, (_, n) => ({
+			order_item_id: offset + n + 1,
+			order_no: `ORD-${offset + n + 1}`,
+			status: 'accepted',
+			created_at: '2026-05-01 10:00:00',
+			updated_at: '2026-05-01 10:00:00',
+		}));
+		return ok({ orders, pagination: { limit, ...(writesOffset ? { offset } : {}), total, has_more: true } });
+	};
+}
+
+/**
+ * Answers the n-th request with `answers[n]`; once they are used up, with the last one. A function
+ * answers each request as it sees it.
+ */
+export async function startScriptedApi(answers: Answer[] | ((request: ScriptedRequest) => Answer)): Promise<ScriptedApi> {
 	const requests: ScriptedRequest[] = [];
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const at = Date.now();
-			requests.push({ at, method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
-			const answer = answers[Math.min(requests.length, answers.length) - 1];
+			const request = { at, method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') };
+			requests.push(request);
+			const answer = typeof answers === 'function' ? answers(request) : answers[Math.min(requests.length, answers.length) - 1];
 			if (answer.hang) return;
 			if (answer.drop) return void req.socket.destroy();
 			res.sendDate = false; // a Date header only where the script gives one

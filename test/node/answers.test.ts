@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { OffsetCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/MarketplacePartner/transport/answers';
+import { MAX_WALK_ORDERS, MAX_WALK_PAGES, PageCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/MarketplacePartner/transport/answers';
 
 const node = { name: 'Marketplace Partner', type: 'marketplacePartner', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const page = (...ids: Array<number | string>) => ids.map((order_item_id) => ({ order_item_id }));
@@ -81,46 +81,68 @@ describe('a page of GET /orders.php', () => {
 	});
 });
 
-describe('an API that ignores offset', () => {
-	const walk = (pages: Array<[Array<number | string>, number]>, itemIndex?: number) => {
-		const check = new OffsetCheck(node, itemIndex);
-		for (const [ids, offset] of pages) check.page(page(...ids), offset);
+describe('the page check of a walk', () => {
+	const answer = (ids: Array<number | string>, offset?: number) => ({ orders: page(...ids), pagination: { has_more: true, ...(offset === undefined ? {} : { offset }) } });
+	const walk = (pages: Array<[Array<number | string>, number, number?]>, itemIndex?: number) => {
+		const check = new PageCheck(node, itemIndex);
+		return pages.map(([ids, offset, answeredAt]) => check.page(offset, answer(ids, answeredAt)).fresh.map((o) => o.order_item_id));
+	};
+	const caught = (run: () => unknown) => {
+		try {
+			run();
+		} catch (error) {
+			return error as { message?: string; description?: string; context?: { itemIndex?: number } };
+		}
+		return undefined;
 	};
 
-	test('the first page at a later offset a second time stops the walk with an error that says why', () => {
-		let caught: { message?: string; description?: string; context?: { itemIndex?: number } } | undefined;
-		try {
-			walk(
-				[
-					[[1, 2], 0],
-					[['1', '2'], 2],
-					[[1, 2], 4],
-				],
-				3,
-			);
-		} catch (error) {
-			caught = error as never;
-		}
-		expect(caught?.message).toBe('The API answered offset 4 with the same order items as the first page');
-		expect(caught?.description).toBe(
-			'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
+	test('a page read before, a second time at another offset, stops the walk with an error that says why', () => {
+		const error = caught(() => walk([[[1, 2], 0], [['1', '2'], 2], [[1, 2], 4]], 3));
+		expect(error?.message).toBe('The API answered offset 4 with the same order items as offset 0');
+		expect(error?.description).toBe(
+			'It says more order items follow (has_more) but does not page on: it seems to ignore or clamp the offset parameter, so reading on would never end. The node stopped rather than read on: nothing was returned twice. Report this to the marketplace operator.',
 		);
-		expect(caught?.context?.itemIndex).toBe(3);
+		expect(error?.context?.itemIndex).toBe(3);
+		// Any page, not only the first.
+		expect(caught(() => walk([[[1, 2], 0], [[3, 4], 2], [[3, 4], 4], [[3, 4], 6]]))?.message).toBe('The API answered offset 6 with the same order items as offset 2');
+	});
+
+	test('an API that wrote the offsets asked for and then another one clamped it: stopped at once', () => {
+		expect(caught(() => walk([[[1, 2], 0, 0], [[3, 4], 2, 2], [[3, 4], 4, 2]]))?.message).toBe('The API answered offset 4 with the page at offset 2 (its pagination.offset)');
+		// Written wrong from the start (always 0) is no clamp.
+		expect(walk([[[1, 2], 0, 0], [[3, 4], 2, 0], [[5], 4, 0]])).toEqual([[1, 2], [3, 4], [5]]);
+	});
+
+	test('each order item is handed on once: repeats of a list that moved are left out, and the walk goes on', () => {
+		expect(walk([[[1, 2, 3], 0], [[3, 4, 5], 3], [[4, 5, 6], 6], [[2, 3, 4], 9], [[7], 12]])).toEqual([[1, 2, 3], [4, 5], [6], [], [7]]);
 	});
 
 	test.each([
 		['once: a list that moved while paging', [[[7], 0], [[7], 1], [[8], 2]]],
-		['the first page read again at offset 0 (a second scan of a window)', [[[1, 2], 0], [[2, 3], 1], [[1, 2], 0], [[1, 2], 0], [[2, 3], 1]]],
 		['empty pages', [[[1, 2], 0], [[], 2], [[], 2], [[], 4]]],
-		['other pages', [[[1, 2], 0], [[3, 4], 2], [[3, 4], 4], [[5], 6]]],
 		['pages sharing the first id only', [[[1, 2], 0], [[1, 3], 2], [[1, 3], 4]]],
 		['an empty first page', [[[], 0], [[], 3], [[], 6]]],
 	])('%s is no error', (_, pages) => {
 		expect(() => walk(pages as Array<[number[], number]>)).not.toThrow();
 	});
 
-	test('the first page is the first one read at offset 0', () => {
-		expect(() => walk([[[1], 0], [[2], 0], [[2], 1], [[2], 2]])).not.toThrow();
-		expect(() => walk([[[1], 0], [[2], 0], [[1], 1], [[1], 2]])).toThrow(/offset 2/);
+	test('the last page ends a walk whatever it holds', () => {
+		const check = new PageCheck(node);
+		check.page(0, answer([1, 2]));
+		check.page(2, answer([1, 2]));
+		expect(check.page(4, { orders: page(1, 2), pagination: { has_more: false } })).toMatchObject({ fresh: [], more: false });
+	});
+
+	test(`the caps: ${MAX_WALK_PAGES} pages, or ${MAX_WALK_ORDERS} order items`, () => {
+		const pages = new PageCheck(node);
+		for (let n = 0; n < MAX_WALK_PAGES; n++) {
+			expect(() => pages.next()).not.toThrow();
+			pages.page(n, answer([n + 1], n));
+		}
+		expect(caught(() => pages.next())?.message).toBe('The orders list goes on past 1,000 pages (1,000 order items), where the node stops reading it');
+		const orders = new PageCheck(node);
+		const ids = Array.from({ length: MAX_WALK_ORDERS }, (_, n) => n + 1);
+		orders.page(0, answer(ids, 0));
+		expect(caught(() => orders.next())?.description).toMatch(/^One read of the list stops at 1,000 pages or 100,000 order items, so that a run cannot grow without end\. Narrow the list/);
 	});
 });

@@ -3,7 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { ok, startScriptedApi, type Answer } from '../helpers/scriptedApi';
+import { clampingList, ok, startScriptedApi } from '../helpers/scriptedApi';
 
 type Product = { product_id: number; sku: string; stock: number; variant_combination_ids: number[] };
 
@@ -245,7 +245,7 @@ describe.each([
 // Answers the sandbox never gives, in the order Check Setup asks: ping, the list (and its next page
 // when the first is short), the first item's detail, a missing item, the test product by id, by SKU.
 describe('Check Setup against answers the sandbox never gives', () => {
-	async function checkScripted(answers: Answer[], testProduct: IDataObject = {}) {
+	async function checkScripted(answers: Parameters<typeof startScriptedApi>[0], testProduct: IDataObject = {}) {
 		const api = await startScriptedApi(answers);
 		try {
 			const { items, error } = await runNode({
@@ -291,6 +291,22 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			details: { httpStatus: 200 },
 		});
 		expect(requests).toEqual(['GET /ping.php', 'GET /orders.php?limit=100&offset=0', 'GET /order_detail.php?order_item_id=2147483647']);
+	});
+
+	test('an API that clamps offset at its last page and says has_more forever: List paging is an error naming it, after two pages of repeats', async () => {
+		const list = clampingList(30);
+		const { report, requests } = await checkScripted((request) =>
+			request.url.includes('/orders.php') ? list(request) : request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } }),
+		);
+		expect(report['List paging']).toEqual({
+			check: 'List paging',
+			result: 'error',
+			finding:
+				'The API answered offset 60 with the same order items as offset 0. It says more order items follow (has_more) but does not page on: it seems to ignore or clamp the offset parameter, so reading on would never end. The node stopped rather than read on: nothing was returned twice. Report this to the marketplace operator.',
+			setting: 'None in n8n: the marketplace operator fixes the paging',
+			details: { returned: 30, pageCap: null, hasMoreWrittenAs: 'boolean true' },
+		});
+		expect(requests.filter((r) => r.includes('/orders.php'))).toEqual(['GET /orders.php?limit=100&offset=0', 'GET /orders.php?limit=100&offset=30', 'GET /orders.php?limit=100&offset=60']);
 	});
 
 	test('a short first page without has_more and an empty next one: no cap; one entry: no ordering', async () => {

@@ -1,10 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // Order > Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
+import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { logsSince, mark } from '../helpers/logs';
-import { credentialsFor, runNode } from '../helpers/n8n';
+import { credentialsFor, loadOptionsContext, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { ok, startScriptedApi } from '../helpers/scriptedApi';
+import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
+import { clampingList, ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
 describe('Order operations in the n8n engine', () => {
 	let sb: RunningSandbox;
@@ -82,11 +84,107 @@ describe('Order operations in the n8n engine', () => {
 				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
 			});
 			expect(items).toEqual([]);
-			expect(error?.message).toBe('The API answered offset 6 with the same order items as the first page');
+			expect(error?.message).toBe('The API answered offset 6 with the same order items as offset 0');
 			expect(api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '3', '6']);
 		} finally {
 			await api.close();
 		}
+	});
+
+	describe.each([
+		['writes the clamped offset in pagination.offset', true, 3, 'The API answered offset 150 with the page at offset 100 (its pagination.offset)'],
+		['leaves pagination.offset out', false, 4, 'The API answered offset 200 with the same order items as offset 100'],
+	])('an API that clamps offset at its last page and answers has_more: true forever, and %s', (_, writesOffset, requests, message) => {
+		const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
+		const description = 'It says more order items follow (has_more) but does not page on: it seems to ignore or clamp the offset parameter, so reading on would never end. The node stopped rather than read on: nothing was returned twice. Report this to the marketplace operator.';
+		const offsetsAsked = (api: ScriptedApi) => api.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
+
+		test.each([
+			['Get Many › Return All', { operation: 'getMany', returnAll: true }],
+			['Get Many › Sort Newest First', { operation: 'getMany', limit: 5, sort: 'newestFirst' }],
+			['Get › By Order Number (the look-up reads the whole list)', { operation: 'get', orderItem: { __rl: true, mode: 'orderNo', value: 'ORD-NONE' } }],
+		])('%s ends with an error naming the cause, at most two pages past the end', async (_, parameters) => {
+			const api = await startScriptedApi(clampingList(150, { writesOffset }));
+			try {
+				const { items, error } = await runNode({ parameters: { resource: 'order', ...parameters }, credentials: credentialsFor(api.baseUrl, app), typeVersion: 3 });
+				expect(items).toEqual([]);
+				expect(error?.message).toBe(message);
+				expect(error?.description).toBe(description);
+				expect(offsetsAsked(api)).toEqual([0, 100, 150, 200].slice(0, requests));
+			} finally {
+				await api.close();
+			}
+		});
+
+		test("the editor's order item list and status list end too", async () => {
+			const api = await startScriptedApi(clampingList(150, { writesOffset }));
+			try {
+				const node = new MarketplacePartner();
+				const context = () => loadOptionsContext(credentialsFor(api.baseUrl, app));
+				await expect(node.methods.listSearch.searchOrderItems.call(context(), 'nothing matches')).rejects.toThrow(message);
+				expect(api.requests).toHaveLength(requests);
+				api.requests.length = 0;
+				// The status list reads at most 3 pages: it ends either way, with the error once it sees the clamp.
+				const statuses = node.methods.loadOptions.getStatuses.call(context());
+				if (writesOffset) await expect(statuses).rejects.toThrow(message);
+				else expect(await statuses).toEqual([{ name: 'Accepted', value: 'accepted', description: 'Sent as "accepted", as the API writes it' }]);
+				expect(api.requests.length).toBeLessThanOrEqual(3);
+			} finally {
+				await api.close();
+			}
+		});
+	});
+
+	test('Return All over a list that never ends: stopped at 100,000 order items, with the cap named', async () => {
+		// Pages of 5,000 new order items each, whatever the limit asked, has_more always.
+		const api = await startScriptedApi((request) => {
+			const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+			return ok({ orders: Array.from({ length: 5000 }, (_, n) => ({ order_item_id: offset + n + 1 })), pagination: { offset, has_more: true } });
+		});
+		try {
+			const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }) });
+			expect(items).toEqual([]);
+			expect(error?.message).toBe('The orders list goes on past 20 pages (100,000 order items), where the node stops reading it');
+			expect(api.requests).toHaveLength(20);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('generated page sequences (pages read before anywhere, offsets that do not advance, pages that shrink): every Return All ends within two requests past the script, and no order item comes out twice', async () => {
+		const pageOf = fc.record({
+			ids: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 5 }),
+			hasMore: fc.constantFrom<boolean | undefined>(true, true, true, false, undefined),
+			// The offset the API writes: none, the one asked for, or another (clamped, stuck at 0).
+			writes: fc.constantFrom('none', 'asked', 'asked', 'zero', 'back'),
+		});
+		const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
+		const causes = /^The API answered offset \d+ with (the same order items as offset \d+|the page at offset \d+ \(its pagination\.offset\))$/;
+		await fc.assert(
+			fc.asyncProperty(fc.array(pageOf, { minLength: 1, maxLength: 8 }), async (script) => {
+				const api = await startScriptedApi((request) => {
+					const { ids, hasMore, writes } = script[Math.min(api.requests.length, script.length) - 1];
+					const asked = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+					const offset = { none: undefined, asked, zero: 0, back: Math.max(0, asked - 3) }[writes];
+					return ok({ orders: ids.map((order_item_id) => ({ order_item_id })), pagination: { offset, has_more: hasMore } });
+				});
+				try {
+					const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, app) });
+					expect(api.requests.length).toBeLessThanOrEqual(script.length + 2);
+					const ids = items.map((i) => i.json.order_item_id);
+					expect(new Set(ids).size).toBe(ids.length);
+					if (error) expect(error.message).toMatch(causes);
+					else {
+						// Every order item of the pages read, once, in the order first read.
+						const read = api.requests.flatMap((_, n) => script[Math.min(n, script.length - 1)].ids);
+						expect(ids).toEqual([...new Set(read)]);
+					}
+				} finally {
+					await api.close();
+				}
+			}),
+			{ numRuns: 60 },
+		);
 	});
 
 	test('a limit over one page follows the pages and stops at the limit', async () => {

@@ -149,6 +149,15 @@ describe('the report of a run, fact by fact', () => {
 		expect(clock(-120)).toEqual(["This n8n's clock is 120 s ahead of the API's, so the node signed with the API's time. Set the clock of the n8n host right (NTP)."]);
 	});
 
+	test('order items a walk met again on a later page: counted, and said to be in the output once', () => {
+		const report = new RunReport();
+		report.repeated(0);
+		expect(told(report)).toEqual([]);
+		report.repeated(2);
+		report.repeated(1);
+		expect(told(report)).toEqual(['3 order items came again on a later page (the list changed while it was read); each is in the output once.']);
+	});
+
 	test('waits: answers retried, and only the time the run stood still', () => {
 		const report = new RunReport();
 		report.failed();

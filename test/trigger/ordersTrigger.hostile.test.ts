@@ -4,7 +4,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';
-import { ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+import { clampingList, ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
 const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted_secret', webhookSecret: '' };
 const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
@@ -67,5 +67,24 @@ describe('Orders Trigger: entries whose updated_at or id is a name every object 
 		expect(activation.items!.map((i) => i.order_item_id)).toEqual([8, { toString: 1 }, 9]); // in updated_at order, an object as its JSON
 		expect(await h.poll()).toEqual({ items: null, error: undefined });
 		expect(await h.restart()).toEqual({ items: null, error: undefined });
+	});
+});
+
+describe('Orders Trigger: an API that clamps offset at its last page and says has_more forever', () => {
+	test.each([
+		['writing the clamped offset', true, 'The API answered offset 149 with the page at offset 100 (its pagination.offset)', [0, 99, 149]],
+		['without pagination.offset', false, 'The API answered offset 247 with the same order items as offset 149', [0, 99, 149, 198, 247]],
+	])('%s: the poll ends with an error naming the cause, at most three pages past the end, and emits nothing', async (_, writesOffset, message, offsets) => {
+		const api = await startScriptedApi(clampingList(150, { writesOffset }));
+		try {
+			const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+			const activation = await h.activate();
+			expect(activation.items).toBeNull();
+			expect(activation.error?.message).toBe(message);
+			expect(api.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')))).toEqual(offsets);
+			expect(h.emitted).toEqual([]);
+		} finally {
+			await api.close();
+		}
 	});
 });

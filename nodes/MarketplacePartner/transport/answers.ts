@@ -55,31 +55,101 @@ export function hasMoreOf(data: IDataObject): boolean | undefined {
 	return readFlag(((data.pagination ?? {}) as IDataObject).has_more);
 }
 
+/** pagination.offset as the API wrote it (a whole number, or digits); undefined otherwise. */
+function offsetOf(data: IDataObject): number | undefined {
+	const offset = ((data.pagination ?? {}) as IDataObject).offset;
+	if (typeof offset === 'number') return Number.isSafeInteger(offset) ? offset : undefined;
+	return typeof offset === 'string' && /^\d{1,15}$/.test(offset.trim()) ? Number(offset) : undefined;
+}
+
 /**
- * Watches the pages of one walk (or one poll's reads) for an API that ignores `offset`: it answers
- * every page with the first, and a walk would never end (or, cut short, silently miss all the
- * rest). A page at a later offset equal to the first page a second time stops the walk with an
- * error; once may be a list that moved while we paged.
+ * The most one walk reads (one Get Many of one input item, one scan of a poll, one look-up): a list
+ * that goes on beyond it is stopped with an error, as is an API that keeps answering has_more with
+ * new-looking pages. 100,000 order items is more than an n8n execution holds comfortably.
  */
-export class OffsetCheck {
-	private first: string | undefined;
-	private repeats = 0;
+export const MAX_WALK_PAGES = 1_000;
+export const MAX_WALK_ORDERS = 100_000;
+
+export interface CheckedPage extends OrdersPage {
+	/** The page's order items not read before in this walk, in the page's order. */
+	fresh: IDataObject[];
+}
+
+/**
+ * Watches the pages of one walk over GET /orders.php so that it always ends: an API that ignores or
+ * clamps `offset` (a PHP backend that answers every offset past its end with its last page, and
+ * has_more: true) would otherwise be read forever. A walk stops with an error that names the cause:
+ * - a second page that is a page read before (the same order items in the same order) at another
+ *   offset; one may be a list that moved while it was read. A page of order items read before in
+ *   another arrangement is what a moving list gives: its repeats are left out, and the walk goes on;
+ * - a page whose pagination.offset is not the offset asked for, from an API that wrote the offset
+ *   asked for before (it clamped the offset);
+ * - more than MAX_WALK_PAGES pages or MAX_WALK_ORDERS order items.
+ * Each order item is handed on once: repeats (by order_item_id) are left out of `fresh`.
+ */
+export class PageCheck {
+	private readonly ids = new Set<string>();
+	/** The offset each page (by its ids) was first read at. */
+	private readonly pages = new Map<string, number>();
+	private pagesRead = 0;
+	private ordersRead = 0;
+	private repeatedPages = 0;
+	/**
+	 * Whether pagination.offset said the offset asked for, on a page past the first: only then is
+	 * another offset in it a clamp (some backends write it wrong, or always 0, and page right).
+	 */
+	private echoes = false;
 
 	constructor(
 		private readonly node: INode,
 		private readonly itemIndex?: number,
 	) {}
 
-	page(orders: IDataObject[], offset: number): void {
-		const ids = orders.map((entry) => textOf(entry.order_item_id)).join(',');
-		if (offset === 0) {
-			this.first ??= ids;
-			return;
+	/**
+	 * The answer to the page asked for at `offset`, checked. `overlap`: how many of its first order
+	 * items the walk asked for again on purpose (the Orders Trigger's overlap of one); a page of no
+	 * more than those is no repeated page.
+	 */
+	page(offset: number, data: IDataObject, overlap = 0): CheckedPage {
+		const read = readOrdersPage(data);
+		this.pagesRead++;
+		const pageIds = read.orders.map((entry) => textOf(entry.order_item_id ?? ''));
+		const fresh: IDataObject[] = [];
+		read.orders.forEach((entry, n) => {
+			// An entry without an id cannot be compared: it counts as new (the caps still bound the walk).
+			if (pageIds[n] !== '' && this.ids.has(pageIds[n])) return;
+			this.ids.add(pageIds[n]);
+			fresh.push(entry);
+		});
+		const key = pageIds.join(',');
+		const firstAt = this.pages.get(key);
+		if (read.orders.length > 0 && firstAt === undefined) this.pages.set(key, offset);
+		this.ordersRead += fresh.length;
+		// A last page ends the walk whatever it holds (repeats are left out all the same).
+		if (!read.more) return { ...read, fresh };
+		const answeredAt = offsetOf(data);
+		if (answeredAt !== undefined && offset > 0) {
+			if (answeredAt === offset) this.echoes = true;
+			else if (this.echoes) throw this.circle(offset, `the page at offset ${answeredAt} (its pagination.offset)`);
 		}
-		if (ids === '' || ids !== this.first || ++this.repeats < 2) return;
-		throw new NodeOperationError(this.node, `The API answered offset ${offset} with the same order items as the first page`, {
-			description:
-				'It seems to ignore the offset parameter, so the order items after the first page cannot be read. Nothing was skipped silently: report this to the marketplace operator.',
+		if (firstAt !== undefined && read.orders.length > overlap && ++this.repeatedPages >= 2) {
+			throw this.circle(offset, `the same order items as offset ${firstAt}`);
+		}
+		return { ...read, fresh };
+	}
+
+	/** Before the walk asks for another page: stops it at the caps. */
+	next(): void {
+		if (this.pagesRead < MAX_WALK_PAGES && this.ordersRead < MAX_WALK_ORDERS) return;
+		throw new NodeOperationError(this.node, `The orders list goes on past ${this.pagesRead.toLocaleString('en-US')} pages (${this.ordersRead.toLocaleString('en-US')} order items), where the node stops reading it`, {
+			description: `One read of the list stops at ${MAX_WALK_PAGES.toLocaleString('en-US')} pages or ${MAX_WALK_ORDERS.toLocaleString('en-US')} order items, so that a run cannot grow without end. Narrow the list with Filters (Status, Updated After) or a Limit. If the seller has not that many order items, the API pages in a circle: report it to the marketplace operator.`,
+			itemIndex: this.itemIndex,
+		});
+	}
+
+	private circle(offset: number, what: string): NodeOperationError {
+		return new NodeOperationError(this.node, `The API answered offset ${offset} with ${what}`, {
+			description: `It says more order items follow (has_more) but does not page on: it seems to ignore or clamp the offset parameter, so reading on would never end. The node stopped rather than read on: nothing was returned twice. Report this to the marketplace operator.`,
 			itemIndex: this.itemIndex,
 		});
 	}

@@ -1,10 +1,10 @@
 // One walk over GET /orders.php for every reader of the list (Get Many, Get by order number, the
-// order item and status lists of the editor): each page checked for an API that ignores the
-// offset, and counted for the run's report.
+// order item and status lists of the editor): each page checked (PageCheck) so that the walk ends,
+// and counted for the run's report.
 import type { IDataObject } from 'n8n-workflow';
 import type { QueryValue } from './signing';
 import { apiRequest } from './index';
-import { hasMoreOf, OffsetCheck, readOrdersPage } from './answers';
+import { hasMoreOf, PageCheck } from './answers';
 import { runPolicyOf, type ApiContext } from './runPolicy';
 
 /** The API's maximum page size. */
@@ -21,8 +21,8 @@ export interface Walk {
 }
 
 /**
- * Walks the list page by page, handing each page's order items to `visit`, until the last page or
- * until `visit` returns false. Returns the offset after the last entry read, or undefined when the
+ * Walks the list page by page, handing each page's order items not handed on before to `visit`,
+ * until the last page or until `visit` returns false. Returns the offset after the last entry read, or undefined when the
  * list has ended there.
  */
 export async function walkOrders(
@@ -30,17 +30,19 @@ export async function walkOrders(
 	{ qs = {}, offset = 0, pageSize = () => MAX_PAGE_SIZE, itemIndex }: Walk,
 	visit: (orders: IDataObject[]) => boolean | void,
 ): Promise<number | undefined> {
-	const offsets = new OffsetCheck(this.getNode(), itemIndex);
+	const check = new PageCheck(this.getNode(), itemIndex);
+	const { report } = runPolicyOf(this);
 	for (;;) {
 		const limit = pageSize();
 		const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit, offset, ...qs }, itemIndex });
-		const { orders, more } = readOrdersPage(data);
-		offsets.page(orders, offset);
-		runPolicyOf(this).report.page(offset, limit, orders.length, hasMoreOf(data));
+		const { orders, fresh, more } = check.page(offset, data);
+		report.page(offset, limit, orders.length, hasMoreOf(data));
+		report.repeated(orders.length - fresh.length);
 		offset += orders.length;
-		const goOn = visit(orders) !== false;
+		const goOn = visit(fresh) !== false;
 		if (!more) return undefined;
 		if (!goOn) return offset;
+		check.next();
 	}
 }
 

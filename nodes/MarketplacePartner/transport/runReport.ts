@@ -28,6 +28,8 @@ export class RunReport {
 	/** A short page of the current walk: a cap if the walk goes on. */
 	private shortPage: { asked: number; got: number } | undefined;
 	private hasMoreAbsent = false;
+	/** Order items a walk met again on a later page, and left out. */
+	private repeats = 0;
 	private rows: { total: number; failed: number; refused: number; maxStock?: number } | undefined;
 	private window: { since: string; seconds: number; repeats: number } | undefined;
 	private unsettled: string | undefined;
@@ -60,6 +62,11 @@ export class RunReport {
 		if (offset > 0 && got > 0 && this.shortPage) this.capped(this.shortPage);
 		this.shortPage = got > 0 && got < asked ? { asked, got } : undefined;
 		if (hasMore === true && this.shortPage) this.capped(this.shortPage);
+	}
+
+	/** `count` order items of a page were read before in the same walk, and left out. */
+	repeated(count: number): void {
+		this.repeats += count;
 	}
 
 	/** Stock › Update under Continue On Fail: how many of the sheet's rows failed, and how many of them the guard refused. */
@@ -127,6 +134,12 @@ export class RunReport {
 			facts.push({
 				type: 'info',
 				message: 'The API left out pagination.has_more, so the node read one page more to see where the list ends.',
+			});
+		}
+		if (this.repeats > 0) {
+			facts.push({
+				type: 'info',
+				message: `${count(this.repeats, 'order item')} came again on a later page (the list changed while it was read); each is in the output once.`,
 			});
 		}
 		if (this.window) {

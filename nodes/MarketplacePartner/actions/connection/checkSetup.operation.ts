@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
 import { toSku, toWholeNumber } from '../../helpers/values';
@@ -14,7 +14,7 @@ import {
 	zonesAtOffset,
 } from '../../helpers/setupFindings';
 import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../transport';
-import { readOrdersPage, successData } from '../../transport/answers';
+import { PageCheck, successData, type CheckedPage } from '../../transport/answers';
 import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../transport/errors';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
@@ -191,28 +191,53 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const listData = successData(list.body);
 		let firstId: unknown;
 		if (listData) {
-			const { orders, more } = readOrdersPage(listData);
+			// Checked as every walk of the list is, so that what the nodes would stop at is reported.
+			const check = new PageCheck(this.getNode(), i);
+			const { orders, more } = check.page(0, listData);
 			const hasMore = hasMoreFinding(listData.pagination);
 			firstId = orders[0]?.order_item_id;
 			let pageCap: number | undefined;
-			if (orders.length > 0 && orders.length < PAGE_SIZE && more) {
-				const next = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset: orders.length }, itemIndex: i })).body);
-				if (next && readOrdersPage(next).orders.length > 0) pageCap = orders.length;
+			let circle: NodeOperationError | undefined;
+			// A short page that says more: a cap when the next page brings new order items. A page of
+			// repeats may be a list that moved; a second one is an API that does not page on.
+			for (let offset = orders.length; orders.length > 0 && orders.length < PAGE_SIZE && more; ) {
+				const next = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset }, itemIndex: i })).body);
+				if (!next) break;
+				let page: CheckedPage;
+				try {
+					page = check.page(offset, next);
+				} catch (error) {
+					circle = error as NodeOperationError;
+					break;
+				}
+				if (page.fresh.length > 0) pageCap = orders.length;
+				if (page.fresh.length > 0 || !page.more) break;
+				offset += page.orders.length;
 			}
-			findings.push({
-				check: 'List paging',
-				result: 'ok',
-				finding: [
-					pageCap
-						? `Pages hold at most ${pageCap} order items though ${PAGE_SIZE} were asked for; the node pages on.`
-						: `The first page held ${orders.length} order item${orders.length === 1 ? '' : 's'} (${PAGE_SIZE} asked for).`,
-					hasMore.more === undefined
-						? `has_more is ${hasMore.writtenAs}: the node reads on until an empty page (one request more per list).`
-						: `has_more is written as ${hasMore.writtenAs}.`,
-				].join(' '),
-				setting: NO_SETTING,
-				details: { returned: orders.length, pageCap: pageCap ?? null, hasMoreWrittenAs: hasMore.writtenAs },
-			});
+			findings.push(
+				circle
+					? {
+							check: 'List paging',
+							result: 'error',
+							finding: `${circle.message}. ${circle.description}`,
+							setting: 'None in n8n: the marketplace operator fixes the paging',
+							details: { returned: orders.length, pageCap: null, hasMoreWrittenAs: hasMore.writtenAs },
+						}
+					: {
+							check: 'List paging',
+							result: 'ok',
+							finding: [
+								pageCap
+									? `Pages hold at most ${pageCap} order items though ${PAGE_SIZE} were asked for; the node pages on.`
+									: `The first page held ${orders.length} order item${orders.length === 1 ? '' : 's'} (${PAGE_SIZE} asked for).`,
+								hasMore.more === undefined
+									? `has_more is ${hasMore.writtenAs}: the node reads on until an empty page (one request more per list).`
+									: `has_more is written as ${hasMore.writtenAs}.`,
+							].join(' '),
+							setting: NO_SETTING,
+							details: { returned: orders.length, pageCap: pageCap ?? null, hasMoreWrittenAs: hasMore.writtenAs },
+						},
+			);
 			if (orders.length > 0) {
 				const kinds = numberKinds(orders[0]);
 				const ordering = listOrdering(orders);
