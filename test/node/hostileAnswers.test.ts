@@ -1,6 +1,7 @@
 // Issue 31's rows about answers built to stall or break the node, through n8n-core's engine and
 // real HTTP to a scripted API: an error message of 200,000 spaces and a letter (37 s of one core,
-// quadratic trimming) and API codes that every object inherits ("constructor", "toString").
+// quadratic trimming), API codes that every object inherits ("constructor", "toString"), and
+// answers larger than any the API gives (issue #43).
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startScriptedApi, type Answer, type ScriptedApi } from '../helpers/scriptedApi';
 import { budgetMs } from '../helpers/budget';
@@ -51,6 +52,20 @@ describe('hostile answers: the error path reads a bounded part of them, in linea
 		expect(error?.message).toBe('The Partner API answered HTTP 418 with a body it does not normally send');
 		expect(error?.description).toBe(`Check the credential's Base URL. Response started with: ${'['.repeat(300)}…`);
 		expect(elapsed).toBeLessThan(budget);
+	});
+
+	test('an answer over 4 MB (a success of 10 MB): read no further than 4 MB, a clear error, sent once', async () => {
+		const { items, error } = await pingWith({ status: 200, body: { ok: true, data: { pong: true, pad: 'x'.repeat(10 * 1024 * 1024) } } });
+		expect(items).toEqual([]);
+		expect(error?.message).toBe("The API's answer was larger than 4 MB, where the node stops reading");
+		expect(error?.description).toMatch(/^No answer of the Partner API is near that size .* Check the credential's Base URL \(http:\/\/127\.0\.0\.1:\d+\/api\/partner\/v1\); if it is right, report this to the marketplace operator\.$/);
+		expect(api!.requests).toHaveLength(1);
+	});
+
+	test('an answer just under 4 MB is read whole', async () => {
+		const { items, error } = await pingWith({ status: 200, body: { ok: true, data: { pong: true, pad: 'x'.repeat(4 * 1024 * 1024 - 100) } } });
+		expect(error).toBeUndefined();
+		expect(items[0].json.pong).toBe(true);
 	});
 
 	test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('an API code %j is an unknown code, not something every object inherits', async (code) => {

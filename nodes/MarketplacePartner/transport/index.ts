@@ -5,6 +5,7 @@ import type {
 	IDataObject,
 	IHttpRequestMethods,
 	IN8nHttpFullResponse,
+	IN8nHttpResponse,
 	INode,
 	JsonObject,
 } from 'n8n-workflow';
@@ -36,6 +37,35 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
  */
 const SERVER_ERROR_RETRIES = 3;
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The most of one answer the node reads: a page of 100 order items, the largest answer, is some
+ * 100 KB. n8n reads answers whole, without a bound (axios's maxContentLength is Infinity and not an
+ * option of its requests), so the node takes the answer as a stream and stops reading past this:
+ * the request fails at once, not retried (the same request would bring the same answer).
+ */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** An answer longer than MAX_ANSWER_BYTES, left unread past them. */
+class AnswerTooLarge extends Error {}
+
+/** The answer's text, read up to MAX_ANSWER_BYTES (decompressed: a small gzip cannot fill memory). */
+async function readAnswer(body: unknown): Promise<unknown> {
+	// An n8n whose helper hands the body already read (not a stream) has read it whole already.
+	if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return body;
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body as AsyncIterable<Buffer | string>) {
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		size += bytes.length;
+		if (size > MAX_ANSWER_BYTES) {
+			(body as { destroy(): void }).destroy();
+			throw new AnswerTooLarge();
+		}
+		chunks.push(bytes);
+	}
+	// TextDecoder drops a byte order mark, as n8n's own reading did.
+	return new TextDecoder().decode(Buffer.concat(chunks));
+}
 /**
  * The status an error answered with HTTP 2xx stands for, by its API code: some backends answer
  * every error with 200 and `ok: false`, and a rate limit or an expired timestamp must still be
@@ -155,7 +185,7 @@ async function send(
 		let response: IN8nHttpFullResponse | undefined;
 		let failure: unknown;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
+			const answer = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
 				{
@@ -166,14 +196,26 @@ async function send(
 					returnFullResponse: true,
 					ignoreHttpStatusErrors: true,
 					timeout: timeoutMs,
+					encoding: 'stream',
 				},
 				// Already read for this run: spares n8n a second read per request.
 				{ credentialsDecrypted: decrypted },
 			)) as IN8nHttpFullResponse;
+			// Read within the same deadline: an answer cut by it fails here, as a time-out.
+			response = { ...answer, body: (await readAnswer(answer.body)) as IN8nHttpResponse };
 		} catch (error) {
 			failure = error;
 		}
 
+		if (failure instanceof AnswerTooLarge) {
+			policy.answered();
+			policy.release(true);
+			throw new NodeApiError(this.getNode(), {} as JsonObject, {
+				message: `The API's answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB, where the node stops reading`,
+				description: `No answer of the Partner API is near that size (a page of 100 order items is some 100 KB), so the node read no further and sent nothing again. Check the credential's Base URL (${credentials.baseUrl}); if it is right, report this to the marketplace operator.`,
+				itemIndex,
+			});
+		}
 		if (!response) {
 			const code = networkCode(failure) ?? (cutAtDeadline(failure, Date.now() - sentAt, timeoutMs) ? 'ETIMEDOUT' : undefined);
 			if (code) policy.failed(); // before the slot is freed: the next request must see it
