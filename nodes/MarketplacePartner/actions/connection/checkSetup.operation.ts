@@ -198,9 +198,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			firstId = orders[0]?.order_item_id;
 			let pageCap: number | undefined;
 			let circle: NodeOperationError | undefined;
-			// A short page that says more: a cap when the next page brings new order items. A page of
-			// repeats may be a list that moved; a second one is an API that does not page on.
-			for (let offset = orders.length; orders.length > 0 && orders.length < PAGE_SIZE && more; ) {
+			// A short page that says more: a cap when the next page brings new order items. A page read
+			// before may be a list that moved: one page more tells, as the check stops a walk at the second.
+			for (let offset = orders.length, pages = 0; pages < 2 && orders.length > 0 && orders.length < PAGE_SIZE && more; pages++) {
 				const next = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset }, itemIndex: i })).body);
 				if (!next) break;
 				let page: CheckedPage;
