@@ -1,83 +1,47 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The editor as a new user meets it: Debian's chromium, driven by playwright-core, against the real
 // n8n with this package installed as a community package and the sandbox behind it (the demo's own
 // set-up, on free ports). Asserts what the screen says; screenshots of each step go to
 // .state/ui-screenshots/ (git-ignored), and with UI_DOCS_SCREENSHOTS=1 the README's ones to docs/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Locator, type Page } from 'playwright-core';
+import { screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, startN8n, ROOT, STATE } = require('../../scripts/lib');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSandboxProcess } = require('../../scripts/sandbox-process');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prepareWorkspace, setUpOwner, OWNER, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { ownerPassword } = require('../../scripts/demo');
+const { CREDENTIAL_ID, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control } = require('../../sandbox/client');
 
-const SHOTS = path.join(STATE, 'ui-screenshots');
-const DOCS = path.join(ROOT, 'docs');
-const CHROMIUM_ARGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
 const STOCK_WORKFLOW_ID = 'mpExStockSync1';
 const NODE_TYPE = 'n8n-nodes-marketplace-partner.marketplacePartner';
 
 describe('the editor in a real browser', () => {
+	let stack: EditorStack;
 	let sandbox: any;
 	let n8n: any;
-	let browser: Browser;
 	let page: Page;
-	let userFolder: string;
-	let app: { clientId: string; clientSecret: string };
+	let app: EditorStack['app'];
 	const notFound: string[] = [];
-	const password = ownerPassword();
 
 	/** A screenshot of the step; with `docs`, also the README's copy of the region `clip` shows. */
 	async function shot(name: string, docs?: Locator) {
-		await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-		if (docs && process.env.UI_DOCS_SCREENSHOTS) await docs.screenshot({ path: path.join(DOCS, `${name}.png`) });
+		await screenshot(page, name, docs);
 	}
 
 	beforeAll(async () => {
-		mkdirSync(SHOTS, { recursive: true });
-		const sandboxPort = await freePort();
-		const n8nPort = await freePort();
-		sandbox = await startSandboxProcess(['--port', String(sandboxPort), '--quiet']);
-		userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-partner-ui-'));
-		({ app } = await prepareWorkspace({ userFolder, sandbox, n8nPort }));
-		n8n = await startN8n(userFolder, { port: n8nPort });
-		expect(await setUpOwner(n8n.url, password)).toBe(true);
-		browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-		page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+		stack = await startEditorStack();
+		({ sandbox, n8n, app } = stack);
+		page = await stack.browser.newPage({ viewport: { width: 1280, height: 800 } });
 		page.on('response', (res) => {
 			if (res.status() === 404 && res.url().includes('marketplace')) notFound.push(res.url());
 		});
 	}, 600_000);
 
 	afterAll(async () => {
-		await browser?.close();
-		await Promise.allSettled([n8n?.stop(), sandbox?.stop()]);
-		if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+		await stack?.stop();
 	});
 
 	test('sign in', async () => {
-		await page.goto(`${n8n.url}/signin`);
-		await page.getByLabel(/email/i).fill(OWNER.email);
-		await page.getByLabel(/password/i).fill(password);
-		await page.getByRole('button', { name: /sign in/i }).click();
-		await page.waitForURL(/home|workflows/);
+		await signIn(page, n8n.url, stack.password);
 		await shot('01-signed-in');
 	});
 
@@ -233,25 +197,4 @@ describe('the editor in a real browser', () => {
 		}
 		expect(notFound).toEqual([]);
 	});
-});
-
-declare global {
-	// eslint-disable-next-line @typescript-eslint/no-namespace
-	namespace jest {
-		interface Matchers<R> {
-			toBeVisibleSoon(timeoutMs?: number): Promise<R>;
-		}
-	}
-}
-
-expect.extend({
-	/** The locator becomes visible within the time (the editor renders asynchronously). */
-	async toBeVisibleSoon(locator: Locator, timeoutMs = 15_000) {
-		try {
-			await locator.waitFor({ state: 'visible', timeout: timeoutMs });
-			return { pass: true, message: () => `${locator} is visible` };
-		} catch {
-			return { pass: false, message: () => `${locator} did not become visible within ${timeoutMs} ms` };
-		}
-	},
 });
