@@ -51,7 +51,7 @@ export class MarketplacePartner implements INodeType {
 		defaultVersion: 3,
 		// A literal, as n8n's verification wants (and n8n's own nodes write): "getMany: order".
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: "Read a marketplace seller's orders and set product stock through the signed Partner API",
+		description: "Read a marketplace seller's orders and set product stock through the marketplace's Partner API",
 		defaults: { name: 'Marketplace Partner' },
 		// As a tool: small answers by default and a description per operation (actions/tool.ts).
 		usableAsTool: true,

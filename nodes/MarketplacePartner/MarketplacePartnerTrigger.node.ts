@@ -47,7 +47,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		// n8n's node creator merges this trigger with the action node into one entry and shows this
 		// description there, so it names what the entry holds: the webhook events and the actions.
-		description: 'Start workflows on verified marketplace webhooks, read orders and set stock through the signed Partner API',
+		description: "Start workflows on the marketplace's verified webhooks, read orders and set stock through its Partner API",
 		defaults: { name: 'Marketplace Partner Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -170,7 +170,7 @@ describe('Order › Get and Get Many, version 3', () => {
 			expect(hintsOf(run)).toEqual([
 				{
 					type: 'warning',
-					message: `No order items have status "lost". The order items in the list have the statuses ${statuses.map((s) => `"${s}"`).join(', ')}. Choose one of those under Filters › Status.`,
+					message: `No order items have status "lost". The order items in the list have the statuses ${statuses.map((s) => `"${s}"`).join(', ')}. Pick one of those in the Status filter's list.`,
 					location: 'outputPane',
 				},
 			]);

@@ -174,7 +174,7 @@ async function explainEmpty(this: IExecuteFunctions, i: number, status: string |
 		report.tell({ type: 'info', message: `Status "${cut(status, 50)}" was sent as "${spelled}", as the API writes it.` });
 		return spelled;
 	}
-	const fix = spelled === undefined ? 'Choose one of those under Filters › Status.' : `Statuses match exactly: use "${spelled}".`;
+	const fix = spelled === undefined ? "Pick one of those in the Status filter's list." : `Statuses match exactly: use "${spelled}".`;
 	report.tell({
 		type: 'warning',
 		message: `${none} The order items in the list have the statuses ${statuses.map((known) => `"${cut(known, 50)}"`).join(', ')}. ${fix}`,
