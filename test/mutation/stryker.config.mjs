@@ -18,6 +18,8 @@ export default {
 		'credentials/*.ts',
 		'nodes/MarketplacePartner/transport/**/*.ts',
 		'nodes/MarketplacePartner/helpers/**/*.ts',
+		// The editor's lists (order items, statuses) and the stock columns the mapper offers.
+		'nodes/MarketplacePartner/methods/**/*.ts',
 		// Every operation and what runs them; the *.resource.ts files only list descriptions.
 		'nodes/MarketplacePartner/actions/**/*.ts',
 		'!nodes/MarketplacePartner/actions/**/*.resource.ts',
