@@ -47,10 +47,15 @@ describe('queue mode: installed and updated through main, loaded by the worker a
 		return Date.now() - started;
 	};
 	const tarballFetches = (version: string) => registry.requests.filter((r) => r.via === 'tls' && r.path === `/${PACKAGE_NAME}/-/${PACKAGE_NAME}-${version}.tgz`);
-	/** Every run of the saved workflows, checked; each execution ran on the worker. */
+	/**
+	 * Every run of the saved workflows, checked; each production run (a webhook delivery) ran on the
+	 * worker. Runs started as "Execute workflow" are checked wherever n8n runs them: on main in n8n 2.x
+	 * (without OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS, which this suite does not set), on a worker in 3.0.
+	 */
 	const runAllOnWorker = async () => {
 		for (const workflow of workflows) {
 			const id = await workflow.runAndCheck(client);
+			if (workflow.kind !== 'webhook') continue;
 			expect({ workflow: workflow.id, onWorker: q.process('worker').output().includes(`Worker started execution ${id} `) }).toEqual({ workflow: workflow.id, onWorker: true });
 		}
 	};
@@ -84,7 +89,7 @@ describe('queue mode: installed and updated through main, loaded by the worker a
 		await sb?.close();
 	}, 120_000);
 
-	test('Install on main: the worker and the webhook process install the same version from the registry; saved workflows run on the worker, a webhook reaches the webhook process', async () => {
+	test('Install on main: the worker and the webhook process install the same version from the registry; saved workflows run (production runs on the worker), a webhook reaches the webhook process', async () => {
 		const version = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')).version;
 		const res = await rest('POST', '/community-packages', { name: PACKAGE_NAME });
 		expect(res.status).toBe(200);

@@ -22,6 +22,8 @@ type Execution = { id: string; status: string; mode: string };
 type Change = { seq: number; order_item_id: number; updated_at: string; entry: { status: string } };
 type ApiRequest = { endpoint: string; clientId: string | null; query: Record<string, string>; at: number };
 const BIG_SYNC_ID = 'mpQueueStockSync2k';
+/** The 2,000-row sync starts from a production webhook (n8n's Webhook node), so that it runs on a worker on every n8n version. */
+const BIG_SYNC_HOOK = 'f0000000-0000-4000-8000-00000000c001';
 const BURST_WORKFLOW_ID = 'mpQueueBurst1000';
 const BURST_WEBHOOK_ID = 'f0000000-0000-4000-8000-00000000b001';
 const BURST = 1000;
@@ -71,11 +73,21 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
 		return sb.raw.webhooks.send(app, 'order.created', orderListEntry(sb.raw.state, order), { url }).deliveryId;
 	};
-	/** Starts a workflow through main's REST API, as "Execute workflow" in the editor does. */
+	/**
+	 * Starts a workflow through main's REST API, as "Execute workflow" in the editor does: n8n 2.x runs
+	 * it on main (this suite does not set OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS), n8n 3.0 on a worker.
+	 */
 	const runThroughMain = async (workflowId: string): Promise<string> => {
 		const res = await rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom: { name: 'Start' } });
 		expect(res.status).toBe(200);
 		return res.json.data.executionId;
+	};
+	/** Starts the 2,000-row sync the production way, a POST to its Webhook node on a webhook process: queued for a worker on every n8n version. */
+	const runBigSyncOnWorker = async (): Promise<string> => {
+		const seen = new Set((await executions(BIG_SYNC_ID)).map((e) => String(e.id)));
+		const res = await fetch(`http://127.0.0.1:${webhookPorts['webhook-a']}/webhook/${BIG_SYNC_HOOK}`, { method: 'POST' });
+		expect(res.status).toBe(200);
+		return until('the sync\'s execution', async () => (await executions(BIG_SYNC_ID)).map((e) => String(e.id)).find((id) => !seen.has(id)));
 	};
 	const finished = (id: string) =>
 		until(`execution ${id} to end`, async () => {
@@ -127,9 +139,16 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		big.id = BIG_SYNC_ID;
 		big.name = 'Queue test: 2,000-row stock sync';
 		big.nodes.find((n: { name: string }) => n.name === 'Read Stock Sheet').parameters.fileSelector = csv;
+		// Its Manual Trigger replaced by a Webhook node of the same name (the connections keep it).
+		big.nodes = big.nodes.map((n: { name: string; position: unknown }) =>
+			n.name === 'Start'
+				? { id: 'f0000000-0000-4000-8000-00000000c002', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: n.position, webhookId: BIG_SYNC_HOOK, parameters: { httpMethod: 'POST', path: BIG_SYNC_HOOK, responseMode: 'onReceived', options: {} } }
+				: n,
+		);
 		const bigFile = path.join(q.dir, 'big-sync.json');
 		writeFileSync(bigFile, JSON.stringify(big));
 		await n8nCommand(q.userFolder('main'), ['import:workflow', `--input=${bigFile}`], q.env);
+		await n8nCommand(q.userFolder('main'), ['publish:workflow', `--id=${BIG_SYNC_ID}`], q.env);
 		// The burst's workflow: the trigger and a No-Op, so that 1,000 runs cost the worker little.
 		const trigger = exampleFor('new-order-to-warehouse.json', sb.baseUrl).nodes.find((n: { name: string }) => n.name === 'Order Created');
 		const burst = {
@@ -175,12 +194,10 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		await sb?.close();
 	}, 120_000);
 
-	test('the spreadsheet-to-stock example, started through main, runs on the worker: valid rows applied once, bad rows reported', async () => {
+	test('the spreadsheet-to-stock example, started through main ("Execute workflow"): valid rows applied once, bad rows reported', async () => {
 		await sb.control('POST', '/stats/reset');
 		const id = await runThroughMain('mpExStockSync1');
 		expect((await finished(id)).status).toBe('success');
-		expect(q.process('worker').output()).toContain(`Worker started execution ${id} `);
-		expect(q.process('main').output()).not.toContain(`Worker started execution ${id} `);
 
 		const data = await runData(id);
 		expect(output(data, 'Updated').map((r) => [r.product_id, r.variant_combination_id, r.new_stock])).toEqual([
@@ -554,8 +571,9 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		await sb.control('POST', '/stats/reset');
 		await sb.control('POST', '/faults', { latencyMs: 25 });
 		const updates = async () => (await sb.control('GET', '/stats')).byEndpoint['POST /stock_update.php 200'] ?? 0;
-		const id = await runThroughMain(BIG_SYNC_ID);
+		const id = await runBigSyncOnWorker();
 		await until('the sync to be under way', async () => (await updates()) >= 300);
+		expect(q.process('worker').output()).toContain(`Worker started execution ${id} `);
 		q.process('worker').child.kill('SIGKILL');
 		const atKill = await updates();
 		await sb.control('POST', '/faults/reset');
@@ -568,7 +586,7 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		expect(await updates()).toBeLessThan(sheet.size); // nothing ran it again to the end
 		expect(q.process('worker-2').output()).not.toContain(`Worker started execution ${id} `);
 
-		const rerun = await runThroughMain(BIG_SYNC_ID);
+		const rerun = await runBigSyncOnWorker();
 		expect((await finished(rerun)).status).toBe('success');
 		expect(q.process('worker-2').output()).toContain(`Worker started execution ${rerun} `);
 		const wrong = [...sheet].filter(([key, value]) => {
