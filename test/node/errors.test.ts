@@ -8,6 +8,7 @@ import {
 	explainOrderDetail,
 	networkCode,
 	notHttpError,
+	ssrfBlockedError,
 	readErrorBody,
 } from '../../nodes/MarketplacePartner/transport/errors';
 
@@ -270,4 +271,34 @@ describe('an answer that is not HTTP', () => {
 		const error = notHttpError(node, new Error(`Parse Error: ${'x'.repeat(300)}`), 'http://127.0.0.1:22/v1');
 		expect(error?.description).toContain(`(Parse Error: ${'x'.repeat(107)}).`);
 	});
+});
+
+describe("a request n8n's SSRF protection refused: the administrator's setting that allows exactly the Base URL's host", () => {
+	// As n8n 2.41's @n8n/backend-network throws them (a UserError subclass), alone or as a cause.
+	const blockedIp = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), { name: 'SsrfBlockedIpError' });
+	const blockedName = Object.assign(new Error('The request was blocked because the destination hostname is restricted'), { name: 'SsrfBlockedHostnameError' });
+
+	test.each([
+		['https://10.1.2.3/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES=10.1.2.3/32'],
+		['https://[fd00::1]:8443/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES=fd00::1/128'],
+		['https://partner.internal.example/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
+		['https://partner.internal.example/api/partner/v1', blockedName, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
+		['https://partner.internal.example/api/partner/v1', { message: 'request failed', cause: blockedIp }, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
+		['https://partner.internal.example/api/partner/v1', { name: 'SsrfBlockedIpError' }, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
+	])('%s, %j', (baseUrl, failure, allow) => {
+		const error = ssrfBlockedError(node, failure, baseUrl, 1);
+		expect(error?.message).toBe("n8n's SSRF protection blocked the request to the Base URL");
+		const host = new URL(baseUrl).hostname;
+		expect(error?.description).toBe(
+			`This n8n refuses requests to ${host} (N8N_SSRF_PROTECTION_ENABLED: it blocks private, loopback and other internal addresses, and host names its administrator lists). Nothing was sent. If ${host} is your marketplace's Partner API, the n8n administrator allows exactly it with ${allow}; otherwise correct the credential's Base URL.`,
+		);
+		expect(error?.context.itemIndex).toBe(1);
+	});
+
+	test.each([[new Error('connect ECONNREFUSED 127.0.0.1:1')], [{ message: 'Parse Error: Expected HTTP/' }], [null], ['SsrfBlockedIpError is not a thrown object'], [{ name: 'TypeError', message: 'blocked' }]])(
+		'not an SSRF refusal: %j',
+		(failure) => {
+			expect(ssrfBlockedError(node, failure, 'https://10.1.2.3/v1')).toBeUndefined();
+		},
+	);
 });

@@ -303,6 +303,35 @@ export function notHttpError(node: INode, failure: unknown, baseUrl: string, ite
 	});
 }
 
+// n8n 2.x's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) refusing an address or a host name
+// before connecting: its errors by name (SsrfBlockedIpError, SsrfBlockedHostnameError) or by words.
+const SSRF_BLOCKED = /SsrfBlocked(?:Ip|Hostname)Error|request was blocked because (?:it resolves to a restricted IP address|the destination hostname is restricted)/;
+
+/**
+ * An error for a request n8n's SSRF protection refused (nothing was sent, nothing retried): the administrator's to
+ * allow, not the data's to fix, with the exact setting that allows the Base URL's host. An address
+ * in the URL is allowed by its range only: n8n consults allowed host names for names alone.
+ * Undefined for any other failure.
+ */
+export function ssrfBlockedError(node: INode, failure: unknown, baseUrl: string, itemIndex?: number): NodeApiError | undefined {
+	const e = failure as { name?: unknown; cause?: { name?: unknown } } | null | undefined;
+	const said = [e?.name, e?.cause?.name, ...failureWords(failure)].filter((part): part is string => typeof part === 'string');
+	if (!said.some((word) => SSRF_BLOCKED.test(word))) return undefined;
+	const host = new URL(baseUrl).hostname;
+	const bare = host.replace(/^\[|\]$/g, '');
+	const allow = bare.includes(':')
+		? `N8N_SSRF_ALLOWED_IP_RANGES=${bare}/128`
+		: /^\d{1,3}(?:\.\d{1,3}){3}$/.test(bare)
+			? `N8N_SSRF_ALLOWED_IP_RANGES=${bare}/32`
+			: `N8N_SSRF_ALLOWED_HOSTNAMES=${bare}`;
+	// A NodeApiError without an API code, as for a network failure: the row's values are not at fault.
+	return new NodeApiError(node, { ssrfBlocked: host } as JsonObject, {
+		message: "n8n's SSRF protection blocked the request to the Base URL",
+		description: `This n8n refuses requests to ${host} (N8N_SSRF_PROTECTION_ENABLED: it blocks private, loopback and other internal addresses, and host names its administrator lists). Nothing was sent. If ${host} is your marketplace's Partner API, the n8n administrator allows exactly it with ${allow}; otherwise correct the credential's Base URL.`,
+		itemIndex,
+	});
+}
+
 /** What a network error code means, in words; the code itself is shown beside it. */
 export function describeNetworkError(code: string): string {
 	if (/ECONNREFUSED/i.test(code)) return 'the connection was refused';

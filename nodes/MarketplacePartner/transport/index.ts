@@ -12,7 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
-import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError } from './errors';
+import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError, ssrfBlockedError } from './errors';
 import { retryAfterMs, successData } from './answers';
 import { runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
@@ -220,7 +220,13 @@ async function send(
 			const code = networkCode(failure) ?? (cutAtDeadline(failure, Date.now() - sentAt, timeoutMs) ? 'ETIMEDOUT' : undefined);
 			if (code) policy.failed(); // before the slot is freed: the next request must see it
 			policy.release(!code);
-			if (!code) throw notHttpError(this.getNode(), failure, credentials.baseUrl, itemIndex) ?? toNodeError.call(this, failure, itemIndex);
+			if (!code) {
+				throw (
+					notHttpError(this.getNode(), failure, credentials.baseUrl, itemIndex) ??
+					ssrfBlockedError(this.getNode(), failure, credentials.baseUrl, itemIndex) ??
+					toNodeError.call(this, failure, itemIndex)
+				);
+			}
 			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
 			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
 				message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
