@@ -175,10 +175,41 @@ async function withBrokerPort(extraEnv) {
   return { ...extraEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 }
 
+/**
+ * Hardened n8n (docs/production.md, "Hardened n8n"; one row each in docs/security.md): n8n 2.x's
+ * hardening settings on, and n8n 3.0's announced defaults ahead of time. The sandbox's Base URL is
+ * `http://127.0.0.1:<port>`: allowed the way an operator allows a marketplace host that SSRF
+ * protection blocks, by its address (`N8N_SSRF_ALLOWED_HOSTNAMES` is not consulted for an IP literal
+ * in a URL, only for names: @n8n/backend-network's SsrfProtectionService). Nothing else on loopback
+ * becomes reachable by name. File access stays restricted (N8N_RESTRICT_FILE_ACCESS_TO below), as
+ * always. Unverified packages are off: the package is loaded from the user folder (as a worker's is),
+ * not through the installer, except where a test installs it that way and says so.
+ */
+const HARDENED_ENV = {
+  N8N_SSRF_PROTECTION_ENABLED: 'true',
+  N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32',
+  N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
+  N8N_RUNNERS_TASK_TIMEOUT: '60',
+  N8N_UNVERIFIED_PACKAGES_ENABLED: 'false',
+};
+/**
+ * `PARTNER_N8N_PROFILE=hardened` runs every n8n started here hardened; `plain` (the default) keeps
+ * n8n's own defaults. The 2.x end-to-end run is hardened (jest.e2e.config.js); 1.x's run, the UI and
+ * the queue suites keep the defaults, so both are tested on every CI run. The settings were read in
+ * n8n 2.41.1's code; the profile is not defined for 1.x.
+ */
+function n8nProfile() {
+  const profile = (process.env.PARTNER_N8N_PROFILE || 'plain').trim();
+  if (!['plain', 'hardened'].includes(profile)) throw new Error(`PARTNER_N8N_PROFILE must be plain or hardened, got "${profile}"`);
+  if (profile === 'hardened' && N8N_MAJOR < 2) throw new Error(`PARTNER_N8N_PROFILE=hardened needs n8n 2.x (its settings were verified on 2.41.1 only; n8n ${N8N_VERSION} asked)`);
+  return profile;
+}
+
 /** Environment for every n8n command: its own user folder, loopback, nothing phoning home. */
 function n8nEnv(userFolder, extra = {}) {
   return runtimeEnv({
     ...PROFILE.env,
+    ...(n8nProfile() === 'hardened' ? HARDENED_ENV : {}),
     // A test runner's NODE_ENV=test (jest sets it) puts n8n in its own test mode: no output, no server.
     NODE_ENV: 'production',
     N8N_USER_FOLDER: userFolder,
@@ -333,6 +364,8 @@ module.exports = {
   N8N_VERSION,
   N8N_MAJOR,
   TESTED_VERSIONS,
+  n8nProfile,
+  HARDENED_ENV,
   N8N_DIR,
   NODE24_VERSION,
   publishWorkflow,

@@ -8,7 +8,7 @@ import { n8nRest, output as nodeOutput } from '../helpers/n8nRest';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, n8nCommand, parseRawOutput, startN8n, ROOT, N8N_MAJOR } = require('../../scripts/lib');
+const { freePort, n8nCommand, n8nProfile, parseRawOutput, startN8n, ROOT, N8N_MAJOR } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, exampleFor, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID } = require('../../scripts/workspace');
 
@@ -422,6 +422,14 @@ describe('the examples in real n8n', () => {
 				status: 'Error',
 				message: N8N_MAJOR >= 2 ? 'ECONNREFUSED' : 'The service refused the connection - perhaps it is offline',
 			});
+			// Hardened n8n (the 2.x e2e run): an address SSRF protection blocks (loopback, but outside the
+			// allowed 127.0.0.1/32) is refused before connecting, in n8n's own words.
+			if (n8nProfile() === 'hardened') {
+				const blocked = await rest('POST', '/credentials/test', {
+					credentials: { ...credentials, data: { ...data, baseUrl: `https://127.0.0.2:${refusedPort}/api/partner/v1` } },
+				});
+				expect(blocked.json.data).toEqual({ status: 'Error', message: expect.stringMatching(/blocked because it resolves to a restricted IP address/) });
+			}
 		});
 	});
 });

@@ -16,20 +16,22 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { startScriptedApi, ok, type ScriptedApi } from '../helpers/scriptedApi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, n8nCommand, parseRawOutput, startN8n } = require('../../scripts/lib');
+const { freePort, n8nCommand, n8nProfile, parseRawOutput, startN8n } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 
 const PACKAGE = 'n8n-nodes-marketplace-partner';
 const REDIRECT_CREDENTIAL = { id: 'mpRedirectCred1', name: 'Marketplace Partner (redirecting)' };
+/** A Base URL on 127.0.0.2: loopback, which SSRF protection blocks, outside the one address the hardened profile allows (127.0.0.1/32). */
+const SSRF_CREDENTIAL = { id: 'mpSsrfCred1', name: 'Marketplace Partner (blocked address)' };
 
 /** A workflow run by `n8n execute`: our node's reads and writes and the HTTP Request node's signed custom call, each continuing on error. */
-function redirectWorkflow(baseUrl: string) {
-	const credentials = { marketplacePartnerApi: REDIRECT_CREDENTIAL };
+function redirectWorkflow(baseUrl: string, { id = 'mpRedirectTest', name = 'Redirect test', credential = REDIRECT_CREDENTIAL } = {}) {
+	const credentials = { marketplacePartnerApi: credential };
 	const node = (name: string, y: number, extra: Record<string, unknown>) => ({ id: `mp-redirect-${y}`, name, position: [220, y], credentials, onError: 'continueRegularOutput', ...extra });
 	return {
-		id: 'mpRedirectTest',
-		name: 'Redirect test',
+		id,
+		name,
 		nodes: [
 			{ id: 'mp-redirect-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			node('Get Many', 0, { type: `${PACKAGE}.marketplacePartner`, typeVersion: 2, parameters: { resource: 'order', operation: 'getMany', returnAll: true } }),
@@ -74,6 +76,9 @@ describe('a hostile network, in the real n8n', () => {
 	let webhookSecret: string;
 	let elsewhere: ScriptedApi;
 	let redirector: ScriptedApi;
+	/** Connections that reached 127.0.0.2, where the blocked Base URL points (none may). */
+	let blockedListener: net.Server;
+	let blockedConnections = 0;
 
 	beforeAll(async () => {
 		sb = await startSandbox();
@@ -90,11 +95,24 @@ describe('a hostile network, in the real n8n', () => {
 		const importDir = path.join(userFolder, 'import-redirect');
 		mkdirSync(importDir, { recursive: true });
 		const app = prepared.app;
+		blockedListener = net.createServer((socket) => {
+			blockedConnections++;
+			socket.destroy();
+		});
+		await new Promise<void>((resolve) => blockedListener.listen(0, '127.0.0.2', resolve));
+		const blockedBaseUrl = `https://127.0.0.2:${(blockedListener.address() as net.AddressInfo).port}/api/partner/v1`;
+		const data = (baseUrl: string) => ({ baseUrl, clientId: app.clientId, clientSecret: app.clientSecret, headerPrefix: 'X-SVC-' });
 		writeFileSync(
 			path.join(importDir, 'credentials.json'),
-			JSON.stringify([{ ...REDIRECT_CREDENTIAL, type: 'marketplacePartnerApi', data: { baseUrl: redirector.baseUrl, clientId: app.clientId, clientSecret: app.clientSecret, headerPrefix: 'X-SVC-' } }]),
+			JSON.stringify([
+				{ ...REDIRECT_CREDENTIAL, type: 'marketplacePartnerApi', data: data(redirector.baseUrl) },
+				{ ...SSRF_CREDENTIAL, type: 'marketplacePartnerApi', data: data(blockedBaseUrl) },
+			]),
 		);
-		writeFileSync(path.join(importDir, 'workflow.json'), JSON.stringify(redirectWorkflow(redirector.baseUrl)));
+		writeFileSync(
+			path.join(importDir, 'workflow.json'),
+			JSON.stringify([redirectWorkflow(redirector.baseUrl), redirectWorkflow(blockedBaseUrl, { id: 'mpSsrfTest', name: 'SSRF test', credential: SSRF_CREDENTIAL })]),
+		);
 		await n8nCommand(userFolder, ['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`]);
 		await n8nCommand(userFolder, ['import:workflow', `--input=${path.join(importDir, 'workflow.json')}`]);
 	}, 600_000);
@@ -103,6 +121,7 @@ describe('a hostile network, in the real n8n', () => {
 		await sb?.close();
 		await redirector?.close();
 		await elsewhere?.close();
+		await new Promise((resolve) => (blockedListener ? blockedListener.close(resolve) : resolve(undefined)));
 		if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 	});
 
@@ -122,6 +141,24 @@ describe('a hostile network, in the real n8n', () => {
 		]);
 		expect(redirector.requests.every((r) => typeof r.headers['x-svc-signature'] === 'string')).toBe(true);
 		expect(elsewhere.requests).toHaveLength(0);
+	});
+
+	// Hardened n8n (the 2.x e2e run): SSRF protection refuses the Base URL's address before connecting.
+	// Our node says so and names the one setting that allows it, instead of "fix the value in your data".
+	(n8nProfile() === 'hardened' ? test : test.skip)('SSRF protection on, a Base URL on an address it blocks: nothing is sent, our node names the setting that allows it', async () => {
+		const run = parseRawOutput(await n8nCommand(userFolder, ['execute', '--id=mpSsrfTest', '--rawOutput']));
+		const runData = run.data.resultData.runData;
+		const said = (node: string) => output(runData, node)[0];
+		for (const node of ['Get Many', 'Update Stock']) {
+			expect(said(node)).toMatchObject({
+				error: "n8n's SSRF protection blocked the request to the Base URL",
+				details: { description: expect.stringContaining('the n8n administrator allows exactly it with N8N_SSRF_ALLOWED_IP_RANGES=127.0.0.2/32') },
+			});
+			expect((said(node).details as Record<string, unknown>).code).toBeUndefined(); // not the row's values: no invalid_value
+		}
+		// n8n's own HTTP Request node, the same credential: n8n's words.
+		expect(JSON.stringify(said('Custom Call'))).toMatch(/restricted IP address/);
+		expect(blockedConnections).toBe(0);
 	});
 
 	describe('the published webhook trigger, fuzzed at the HTTP level', () => {
