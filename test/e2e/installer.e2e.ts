@@ -3,6 +3,7 @@
 // i.e. its REST endpoint) fetches the package from "registry.npmjs.org", here the test's registry
 // behind its proxy (test/helpers/npmRegistry.ts). Saved workflows of every node run before and
 // after Update, in the same n8n process. docs/testing.md says what this stands in for.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { savedWorkflows, type SavedWorkflow } from '../helpers/savedWorkflows';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, n8nCommand, packPackage, startN8n, PACKAGE_NAME, N8N_MAJOR } = require('../../scripts/lib');
+const { freePort, n8nCommand, n8nProfile, packPackage, startN8n, PACKAGE_NAME, N8N_MAJOR } = require('../../scripts/lib');
 const { prepareWorkspace } = require('../../scripts/workspace');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -34,6 +35,14 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 	const client = n8nRest(() => n8n.url);
 	const { rest, page } = client;
 	const installedDir = () => path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	/**
+	 * The registry's environment, and its host allowed by name as docs/production.md tells operators
+	 * to allow a registry that SSRF protection blocks (hardened run): n8n's own registry requests (its
+	 * version and checksum checks) go through SSRF protection, the npm it runs does not. Here
+	 * registry.npmjs.org resolves to 203.0.113.80, a documentation range on n8n's block list: blocked,
+	 * n8n would fall back to `npm view`, and its own check would not be tested. No effect when off.
+	 */
+	const installerEnv = () => ({ ...registry.env, N8N_SSRF_ALLOWED_HOSTNAMES: 'registry.npmjs.org' });
 
 	beforeAll(async () => {
 		sb = await startSandbox({ orders: 50 });
@@ -54,7 +63,11 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 			importWorkflows: (folder: string) => n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${folder}`]),
 		});
 		registry.prepareUserFolder(userFolder);
-		n8n = await startN8n(userFolder, { port: n8nPort, extraEnv: registry.env });
+		// Unverified packages on, explicitly, here only: the package is not verified by n8n, and n8n
+		// 2.41's install endpoint takes no checksum (`verify: true` wants n8n's vetted list), so with them
+		// off Settings › Community Nodes refuses it; the last test shows that under the hardened profile.
+		// n8n 3.0 turns them off by default: its admin turns them on for this package (README).
+		n8n = await startN8n(userFolder, { port: n8nPort, extraEnv: { ...installerEnv(), N8N_UNVERIFIED_PACKAGES_ENABLED: 'true' } });
 		// n8n 1.x answers its readiness check seconds before its REST routes exist (404 until then).
 		let owner = await rest('POST', '/owner/setup', OWNER);
 		for (let i = 0; i < 120 && owner.status === 404; i++) {
@@ -154,5 +167,36 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		for (const workflow of workflows) await workflow.runAndCheck(client);
 		expect(n8n.child.pid).toBe(pid);
 		expect(n8n.output()).not.toContain('Class could not be found');
+	}, 600_000);
+
+	// Hardened n8n (2.x e2e run): the same n8n restarted with unverified packages off, as n8n 3.0 will
+	// default to. n8n 2.41 still loads the installed package (3.0 announces it will not), but its
+	// installer refuses the package: no update offered, Update refused unless the call names the
+	// version's checksum (the registry's dist.integrity), which n8n checks against the registry.
+	(n8nProfile() === 'hardened' ? test : test.skip)('unverified packages off: the installed package still loads and runs; Update is refused without a checksum and goes through with it', async () => {
+		const installed = () => JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8')).version;
+		const current = installed();
+		await n8n.stop();
+		n8n = await startN8n(userFolder, { port: n8nPort, extraEnv: installerEnv() });
+		const listed = await rest('GET', '/community-packages');
+		expect(listed.json.data).toEqual([expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: current, failedLoading: false })]);
+		for (const workflow of workflows) await workflow.runAndCheck(client);
+
+		const newer = newerBuild(tarball, path.join(dir, 'newer-2'), 2);
+		await registry.publish(newer.tarball);
+		// n8n asks npm for updates only when unverified packages are on: no Update button.
+		expect((await rest('GET', '/community-packages')).json.data[0].updateAvailable).toBeUndefined();
+		registry.requests.length = 0;
+		const refused = await rest('PATCH', '/community-packages', { name: PACKAGE_NAME, version: newer.version });
+		expect(refused.status).toBeGreaterThanOrEqual(400);
+		expect(JSON.stringify(refused.json)).toContain('Installation of unverified community packages is forbidden!');
+		expect(registry.requests.filter((r) => r.path.endsWith('.tgz'))).toEqual([]);
+		expect(installed()).toBe(current);
+
+		const checksum = `sha512-${createHash('sha512').update(readFileSync(newer.tarball)).digest('base64')}`;
+		const updated = await rest('PATCH', '/community-packages', { name: PACKAGE_NAME, version: newer.version, checksum });
+		expect({ status: updated.status, version: updated.json?.data?.installedVersion }).toEqual({ status: 200, version: newer.version });
+		expect(installed()).toBe(newer.version);
+		for (const workflow of workflows) await workflow.runAndCheck(client);
 	}, 600_000);
 });
