@@ -259,8 +259,8 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 		const picked: string[] = [];
 		for (const e of list) {
 			const data = await runData(e.id);
-			started.push(String(output(data, 'Order Created')[0].webhookId));
-			if (output(data, 'Pick List Item').length) picked.push(String(output(data, 'Order Created')[0].webhookId));
+			started.push(String(output(data, 'Order Created')[0].deliveryId));
+			if (output(data, 'Pick List Item').length) picked.push(String(output(data, 'Order Created')[0].deliveryId));
 		}
 		// Exactly one execution per delivery id, and each went past Remove Duplicates.
 		expect(started.sort()).toEqual([...ids].sort());
