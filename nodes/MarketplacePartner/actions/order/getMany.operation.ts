@@ -29,6 +29,9 @@ const statusPicked: INodeProperties = {
 	name: 'status',
 	type: 'options',
 	typeOptions: { loadOptionsMethod: 'getStatuses' },
+	// Any status the workflow names is sent (a marketplace's own, or one typed otherwise than the
+	// list): the editor then marks no value outside the list as an issue.
+	allowArbitraryValues: true,
 	default: '',
 	description:
 		'Only order items in this order status: the statuses your marketplace\'s order items have. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
