@@ -79,7 +79,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'During a secret rotation, webhooks signed with this older secret are still accepted. Clear it once the rotation is done.',
+				'During a secret rotation, webhooks the marketplace still sends with this older secret are accepted too. Clear it once the rotation is done.',
 		},
 		{
 			displayName: 'Header Prefix',

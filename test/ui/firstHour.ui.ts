@@ -422,7 +422,7 @@ describe('the first hour of a new user, in the editor', () => {
 		// A status that matches nothing: a warning naming the statuses, not a silent "No output data".
 		await typeExpression(parameter('status').locator('.cm-content, [contenteditable="true"]').first(), 'Refunded');
 		await executeStep(ndv.getByTestId('run-data-hints').getByText(/have the statuses/).first());
-		const hint = await ndv.getByTestId('run-data-hints').innerText();
+		const hint = await output.getByTestId('run-data-hints').innerText();
 		expect(hint).toContain('No order items have status "Refunded"');
 		for (const status of ['"accepted"', '"cancelled"', '"delivered"', '"shipped"']) expect(hint).toContain(status);
 		await shot('status-no-match-hint', output);
