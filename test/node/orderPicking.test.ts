@@ -92,7 +92,7 @@ describe('Order › Get and Get Many, version 3', () => {
 			'An order item ID is a whole number, e.g. 500001. For an order number such as ORD-A-0000106, choose By Order Number.',
 		);
 		const { error } = await get(locator('id', '={{ $json.id }}'), { items: [{ id: 'ORD-A-0000106' }] });
-		expect(error?.message).toBe('Order Item ID must be a whole number, but got "ORD-A-0000106". If it is an order number, choose Order Item › By Order Number.');
+		expect(error?.message).toBe('Order Item ID must be a whole number, but got "ORD-A-0000106", which looks like an order number: choose Order Item › By Order Number.');
 		expect(await detailRequests()).toBe(0);
 		const byId = (node.description.properties.find((p) => p.name === 'orderItem')!.modes ?? []).find((m) => m.name === 'id')!;
 		const pattern = new RegExp((byId.validation![0] as unknown as { properties: { regex: string } }).properties.regex);

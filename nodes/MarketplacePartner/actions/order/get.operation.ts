@@ -144,8 +144,6 @@ async function orderItemIdsOf(this: IExecuteFunctions, i: number, orderNumbers: 
 		);
 	}
 	// Text such as an order number is an error that says where it goes, never some other order item's id.
-	if (/\p{L}/u.test(text) && !isTool(this)) {
-		throw new Error(`Order Item ID must be a whole number, but got "${cut(text, 100)}". If it is an order number, choose Order Item › By Order Number.`);
-	}
-	return [toWholeNumber(text, valueName(this, 'order_item_id', 'Order Item ID'), { min: 1 }) as number];
+	const ifLetters = isTool(this) ? undefined : 'which looks like an order number: choose Order Item › By Order Number';
+	return [toWholeNumber(text, valueName(this, 'order_item_id', 'Order Item ID'), { min: 1, ifLetters }) as number];
 }
