@@ -140,11 +140,18 @@ describe("the credential's Base URL", () => {
 			fc.property(baseUrl, (text) => {
 				const { result, error } = budget.check(text.length, () => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' }));
 				if (error) expectClearError(error, "The credential's Base URL");
-				else expect(result!.baseUrl).toBe(trimEnd(text.trim(), /\//));
+				// As n8n sends a request: the Base URL as typed (credential's baseURL), then the path.
+				else expect(new URL(`${trimEnd(text.trim(), /\//)}/orders.php`).href).toBe(`${result!.baseUrl}/orders.php`);
 			}),
 			{ numRuns: 300 },
 		);
 		budget.expectKept();
+	});
+
+	test('a control character anywhere in it is refused, as the URL reader would keep it in the request path', () => {
+		for (const text of ['http://127.0.0.1:8787/api/partner/v1\u0000', 'https://partner.example.com/v\n1', 'https://partner.exa\tmple.com/v1', 'https://partner.example.com/v1\u007f']) {
+			expect(() => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' })).toThrow(/^The credential's Base URL holds an invisible character/);
+		}
 	});
 
 	test('trailing slashes, 200,000 of them, are dropped in linear time, as the request path is read', () => {

@@ -25,6 +25,13 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 export function parseCredentials(credentials: ICredentialDataDecryptedObject): PartnerCredentials {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
 	const baseUrl = trimEnd(text('baseUrl'), /\//);
+	// The URL reader drops these at the ends but keeps them, encoded, once a path follows: the
+	// requests would go to another path than the one read here.
+	if (/[\u0000-\u001f\u007f]/.test(baseUrl)) {
+		throw new Error(
+			`The credential's Base URL holds an invisible character (a tab, line break or other control character). Type it again: the partner API address the operator gave you, ending in /v1.`,
+		);
+	}
 	if (!URL.canParse(baseUrl)) {
 		throw new Error(
 			// Not quoted with an @: it may hold a password.
