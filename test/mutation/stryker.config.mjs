@@ -1,6 +1,9 @@
 // @ts-check
 // `npm run test:mutation`: StrykerJS over the security and data core (issue 17). Survivors and why
 // they stay: SURVIVORS.md next to this file. How to run and regenerate: README > Tests.
+import os from 'node:os';
+import path from 'node:path';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
 	testRunner: 'jest',
@@ -67,6 +70,8 @@ export default {
 	// The initial run of every test (about 1,000 since the answer styles) takes 3-4 minutes on an
 	// idle 2-core machine and several times that on a shared one; Stryker's default gives it 5.
 	dryRunTimeoutMinutes: 30,
-	tempDirName: '.stryker-tmp',
+	// Outside the project: a run stopped half-way (Ctrl-C, a time limit) leaves its copy of the
+	// project behind, and inside it n8n-node lint (eslint .) would lint that copy too.
+	tempDirName: path.join(os.tmpdir(), 'stryker-marketplace-partner'),
 	cleanTempDir: 'always',
 };

@@ -1,0 +1,21 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+// What a mutation run leaves in the project when it is stopped half-way: nothing that the next
+// command reads. Stryker copies the project into its temp folder and removes it only when it ends.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.join(__dirname, '../..');
+
+/** The Stryker configuration as Stryker loads it (an ES module). */
+function strykerOptions(): { tempDirName: string } {
+	const script = `import('./test/mutation/stryker.config.mjs').then((m) => process.stdout.write(JSON.stringify(m.default)))`;
+	const result = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+	expect(result.stderr).toBe('');
+	return JSON.parse(result.stdout);
+}
+
+test("Stryker's copy of the project is made outside it, so that lint, scan and the tests never read a copy a stopped run left", () => {
+	const temp = path.resolve(root, strykerOptions().tempDirName);
+	const relative = path.relative(root, temp);
+	expect(relative.startsWith('..') || path.isAbsolute(relative)).toBe(true);
+});
