@@ -9,4 +9,6 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
+  // Where the time goes, printed at the end (issue 44).
+  reporters: ['default', '<rootDir>/test/timings-reporter.js'],
 };
