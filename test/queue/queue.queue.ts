@@ -70,8 +70,11 @@ describe('queue mode: main + worker + two webhook processes on Redis and Postgre
 	const executions = async (workflowId: string): Promise<Execution[]> =>
 		(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`)).json.data.results;
 	/** How many executions the workflow has, all of them (the list above shows the newest 100). */
-	const executionCount = async (workflowId: string): Promise<number> =>
-		(await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=1`)).json.data.count;
+	const executionCount = async (workflowId: string): Promise<number> => {
+		const { count } = (await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=1`)).json.data;
+		expect(Number.isSafeInteger(count)).toBe(true);
+		return count;
+	};
 	/** Sends an order.created for `order` to `url` from the sandbox's sender, signed as the marketplace signs; its delivery id. */
 	const sendOrderCreated = (url: string, order: unknown): string => {
 		const app = sb.raw.state.apps.find((a: { clientId: string }) => a.clientId === clientId);
