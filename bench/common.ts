@@ -41,6 +41,25 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** A ratio of trials run in pairs, alternately (ours, then the reference): each pair's ratio, their median and spread. */
+export interface PairedRatio {
+	ratio: number;
+	low: number;
+	high: number;
+	trials: number;
+}
+
+export function pairedRatio(ours: number[], reference: number[]): PairedRatio {
+	const ratios = ours.map((value, i) => value / reference[i]);
+	return { ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), trials: ratios.length };
+}
+
+/** "1.03x (0.98-1.07 over 7 trials)": the median ratio and the spread of the trials behind it. */
+export function ratioText({ ratio, low, high, trials }: PairedRatio, unit = 'x'): string {
+	const two = (n: number) => n.toFixed(2);
+	return `${two(ratio)}${unit} (${two(low)}-${two(high)} over ${trials} trials)`;
+}
+
 /**
  * The in-process n8n engine of the tests, running the BUILT package (dist/), i.e. what users
  * install, not the TypeScript sources.
