@@ -200,7 +200,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			let circle: NodeOperationError | undefined;
 			// A short page that says more: a cap when the next page brings new order items. A page read
 			// before may be a list that moved: one page more tells, as the check stops a walk at the second.
-			for (let offset = orders.length, pages = 0; pages < 2 && orders.length > 0 && orders.length < PAGE_SIZE && more; pages++) {
+			for (let offset = orders.length, pages = 0; pages < 2 && orders.length < PAGE_SIZE && more; pages++) {
 				const next = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset }, itemIndex: i })).body);
 				if (!next) break;
 				let page: CheckedPage;

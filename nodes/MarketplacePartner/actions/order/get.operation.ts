@@ -133,7 +133,7 @@ async function readOrderNumbers(this: IExecuteFunctions): Promise<OrderNumbers> 
 /** Version 3: the order item ids the Order Item parameter names (an order number may name several). */
 async function orderItemIdsOf(this: IExecuteFunctions, i: number, orderNumbers: () => Promise<OrderNumbers>): Promise<number[]> {
 	const { mode, value } = this.getNodeParameter('orderItem', i) as INodeParameterResourceLocator;
-	const text = typeof value === 'number' ? String(value) : textOf(value ?? '').trim();
+	const text = textOf(value ?? '').trim();
 	if (mode === 'orderNo') {
 		if (!text) throw new Error('Order Item (By Order Number) is empty; give an order number such as ORD-A-0000106.');
 		const { ids, read } = await orderNumbers();
