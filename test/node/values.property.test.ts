@@ -149,7 +149,7 @@ describe("the credential's Base URL", () => {
 	});
 
 	test('a control character anywhere in it is refused, as the URL reader would keep it in the request path', () => {
-		for (const text of ['http://127.0.0.1:8787/api/partner/v1\u0000', 'https://partner.example.com/v\n1', 'https://partner.exa\tmple.com/v1', 'https://partner.example.com/v1\u007f']) {
+		for (const text of ['http://127.0.0.1:8787/api/partner/v1\u0000', 'https://partner.example.com/v\n1', 'https://partner.exa\tmple.com/v1', 'https://partner.example.com/v1\u007f', 'https://partner.example.com/v1\u0085']) {
 			expect(() => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' })).toThrow(/^The credential's Base URL holds an invisible character/);
 		}
 	});

@@ -27,7 +27,7 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 	const baseUrl = trimEnd(text('baseUrl'), /\//);
 	// The URL reader drops these at the ends but keeps them, encoded, once a path follows: the
 	// requests would go to another path than the one read here.
-	if (/[\u0000-\u001f\u007f]/.test(baseUrl)) {
+	if (/\p{Cc}/u.test(baseUrl)) {
 		throw new Error(
 			`The credential's Base URL holds an invisible character (a tab, line break or other control character). Type it again: the partner API address the operator gave you, ending in /v1.`,
 		);
