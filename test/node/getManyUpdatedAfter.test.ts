@@ -1,6 +1,6 @@
 // Order › Get Many, version 3, filtered by Updated After alone and finding nothing: the run says why,
 // without reading the list for statuses it does not need. n8n's engine against a scripted API over
-// loopback.
+// loopback. Without filters, an empty list is no finding.
 import { credentialsFor, hintsOf, runNode } from '../helpers/n8n';
 import { ok, startScriptedApi } from '../helpers/scriptedApi';
 
@@ -23,6 +23,23 @@ test('Updated After alone past every order item: one hint naming the moment and 
 			},
 		]);
 		expect(api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('updated_after'))).toEqual(['2099-01-01 00:00:00']);
+	} finally {
+		await api.close();
+	}
+});
+
+test('an empty list read without filters: no hint, and no read of the statuses', async () => {
+	const api = await startScriptedApi([ok({ orders: [], pagination: { has_more: false } })]);
+	try {
+		const run = await runNode({
+			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
+			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			typeVersion: 3,
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items).toEqual([]);
+		expect(hintsOf(run)).toEqual([]);
+		expect(api.requests).toHaveLength(1);
 	} finally {
 		await api.close();
 	}
