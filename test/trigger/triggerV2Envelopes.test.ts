@@ -1,4 +1,4 @@
-// The webhook trigger's version 2 on envelopes the sandbox never sends: `data` that is null, and an
+// The webhook trigger's version 2 on envelopes the sandbox never sends: `data` that is null or text, and an
 // order item at the top that also carries a nested `order`. Deliveries signed here, posted over
 // loopback to the trigger's webhook() run through n8n-core's WebhookContext.
 import type { IDataObject } from 'n8n-workflow';
@@ -34,5 +34,14 @@ describe('Marketplace Partner Trigger, version 2, on unusual envelopes', () => {
 	test('an order item at the top with a nested order of its own: the top one is the record, its nested order kept as it is', async () => {
 		const data = { order_item_id: 1, status: 'accepted', order: { order_item_id: 2, status: 'shipped' } };
 		expect(await itemOf({ event: 'order.updated', data }, 'whd_top_item')).toEqual({ event: 'order.updated', ...data });
+	});
+
+	test('data that is text: the payload itself is the record', async () => {
+		expect(await itemOf({ event: 'order.created', data: 'order 5 created' }, 'whd_text_data')).toEqual({ event: 'order.created', data: 'order 5 created' });
+	});
+
+	test('an order item nested under order comes up with its siblings beside it, and the nesting key is gone', async () => {
+		const payload = { event: 'order.updated', data: { order: { order_item_id: 3, status: 'shipped' }, note: 'from the sender' } };
+		expect(await itemOf(payload, 'whd_nested_item')).toEqual({ event: 'order.updated', order_item_id: 3, status: 'shipped', note: 'from the sender' });
 	});
 });
