@@ -5,10 +5,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { ok, startScriptedApi, type Answer, type ScriptedRequest } from '../helpers/scriptedApi';
 
-test('By Order Number matches an order number written with spaces around it, and skips an entry whose id is not a number', async () => {
+test('By Order Number matches an order number written with spaces around it, and skips an entry whose id is missing, empty or not a number (never order item 0)', async () => {
 	const orders: IDataObject[] = [
 		{ order_item_id: 11, order_no: ' ORD-1 ' },
 		{ order_item_id: 'x-12', order_no: 'ORD-1' },
+		{ order_no: 'ORD-1' },
+		{ order_item_id: '', order_no: 'ORD-1' },
+		{ order_item_id: ' 15 ', order_no: 'ORD-1' },
 		{ order_item_id: 13, order_no: 'ORD-1' },
 		{ order_item_id: 14, order_no: 'ORD-2' },
 	];
@@ -25,9 +28,9 @@ test('By Order Number matches an order number written with spaces around it, and
 			typeVersion: 3,
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((i) => (i.json.order as IDataObject).order_item_id)).toEqual([11, 13]);
+		expect(items.map((i) => (i.json.order as IDataObject).order_item_id)).toEqual([11, 15, 13]);
 		const details = api.requests.filter((r) => r.url.includes('/order_detail.php')).map((r) => new URL(r.url, 'http://x').searchParams.get('order_item_id'));
-		expect(details).toEqual(['11', '13']);
+		expect(details).toEqual(['11', '15', '13']);
 	} finally {
 		await api.close();
 	}

@@ -120,8 +120,10 @@ async function readOrderNumbers(this: IExecuteFunctions): Promise<OrderNumbers> 
 		for (const order of orders) {
 			read++;
 			const orderNo = textOf(order.order_no ?? '').trim();
-			const id = Number(textOf(order.order_item_id ?? ''));
-			if (!orderNo || !Number.isSafeInteger(id)) continue;
+			// Digits only: Number() reads a missing or empty id as 0, which is another order item's id.
+			const idText = textOf(order.order_item_id ?? '').trim();
+			if (!orderNo || !/^\d{1,15}$/.test(idText)) continue;
+			const id = Number(idText);
 			const list = ids.get(orderNo);
 			if (list) list.push(id);
 			else ids.set(orderNo, [id]);
