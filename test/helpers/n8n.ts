@@ -256,6 +256,8 @@ export async function runWorkflow(
 	startNodeName: string,
 	inputItems: IDataObject[],
 	credentials: Record<string, ICredentialDataDecryptedObject>,
+	// Each run its own execution, as in n8n, unless a test runs several under one (an agent's tool calls).
+	executionId = `test-execution-${++executions}`,
 ): Promise<{ run: IRun; credentialReads: number }> {
 	const workflowData: IWorkflowBase = {
 		id: 'test-workflow',
@@ -275,8 +277,6 @@ export async function runWorkflow(
 		nodeTypes: new NodeTypes(),
 		active: false,
 	});
-	// Each run its own execution, as in n8n: what a node counts per execution starts afresh.
-	const executionId = `test-execution-${++executions}`;
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
