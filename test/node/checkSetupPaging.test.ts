@@ -3,8 +3,8 @@
 // list request by its offset and writes the Date header the test wants.
 import type { IDataObject } from 'n8n-workflow';
 import { MAX_CLOCK_OFFSET_SEC } from '../../nodes/MarketplacePartner/transport';
-import { credentialsFor, runNode } from '../helpers/n8n';
-import { ok, startScriptedApi, type Answer, type ScriptedRequest } from '../helpers/scriptedApi';
+import { checkSetupAgainst } from '../helpers/checkSetupRun';
+import { ok, type Answer, type ScriptedRequest } from '../helpers/scriptedApi';
 
 const order = (id: number) => ({ order_item_id: id, order_no: `ORD-${id}`, updated_at: '2026-05-01 10:00:00', created_at: '2026-05-01 10:00:00' });
 
@@ -19,20 +19,10 @@ function listByOffset(pages: Record<number, { ids: number[]; more: boolean }>) {
 	};
 }
 
-async function checkSetup(answers: Parameters<typeof startScriptedApi>[0]) {
-	const api = await startScriptedApi(answers);
-	try {
-		const { items, error } = await runNode({
-			parameters: { resource: 'connection', operation: 'checkSetup', testProduct: {} },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
-		});
-		expect(error).toBeUndefined();
-		const report = Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>;
-		const listOffsets = api.requests.filter((r) => r.url.includes('/orders.php')).map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
-		return { report, listOffsets };
-	} finally {
-		await api.close();
-	}
+async function checkSetup(answers: Parameters<typeof checkSetupAgainst>[0]) {
+	const { report, requests } = await checkSetupAgainst(answers);
+	const listOffsets = requests.filter((r) => r.url.includes('/orders.php')).map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
+	return { report, listOffsets };
 }
 
 describe('Check Setup reads past a short first page only as far as it needs', () => {

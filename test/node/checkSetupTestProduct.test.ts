@@ -3,21 +3,11 @@
 // update by SKU. Run by n8n's engine against a scripted API over loopback, answering in the order
 // Check Setup asks: ping, the list, a missing item, the test product by id, by SKU.
 import type { IDataObject } from 'n8n-workflow';
-import { credentialsFor, runNode } from '../helpers/n8n';
-import { ok, startScriptedApi, type Answer } from '../helpers/scriptedApi';
+import { checkSetupAgainst } from '../helpers/checkSetupRun';
+import { ok, type Answer } from '../helpers/scriptedApi';
 
 async function checkSetup(answers: Answer[], testProduct: IDataObject = {}) {
-	const api = await startScriptedApi(answers);
-	try {
-		const { items, error } = await runNode({
-			parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
-		});
-		expect(error).toBeUndefined();
-		return Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>;
-	} finally {
-		await api.close();
-	}
+	return (await checkSetupAgainst(answers, testProduct)).report;
 }
 
 const readsOnly: Answer[] = [ok({ pong: true }), ok({ orders: [], pagination: { has_more: false } }), { status: 404, body: { error: { code: 'order_not_found' } } }];
