@@ -113,8 +113,8 @@ export class MarketplacePartnerApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			// Pasted with spaces or trailing slashes, the Base URL still works (as in the nodes). The
-			// lookbehind starts a match only at the first slash of a run: `\/+$` alone is quadratic.
-			baseURL: '={{ String($credentials.baseUrl).trim().replace(/(?<!\\/)\\/+$/, "") }}',
+			// lookbehind starts a match only at the first character of a run: `[\s/]+$` alone is quadratic.
+			baseURL: '={{ String($credentials.baseUrl).trim().replace(/(?<![\\s\\/])[\\s\\/]+$/, "") }}',
 			url: '/ping.php',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

@@ -104,7 +104,7 @@ describe('credential test (/ping.php)', () => {
 		// (Secrets are keys: their bytes are used as given.)
 		const app = sb.apps['seller-a-full'];
 		const padded = { ...app, clientId: ` ${app.clientId}\n` };
-		expect(await testCredential(credentialsFor(`  ${sb.baseUrl}// `, padded, { headerPrefix: ' X-SVC- ' }))).toEqual({
+		expect(await testCredential(credentialsFor(`  ${sb.baseUrl}/ / `, padded, { headerPrefix: ' X-SVC- ' }))).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});

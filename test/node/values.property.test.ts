@@ -9,6 +9,7 @@ import { parseApiDate } from '../../nodes/MarketplacePartner/helpers/orderChange
 import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columns';
 import { stockColumns } from '../../nodes/MarketplacePartner/actions/stock/columns';
 import { parseCredentials } from '../../nodes/MarketplacePartner/transport/credentials';
+import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { pathRelativeToBase } from '../../nodes/MarketplacePartner/transport/signing';
 import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../../nodes/MarketplacePartner/helpers/untrusted';
 import { Budget, HOSTILE_TEXTS, nested } from '../helpers/budget';
@@ -130,20 +131,29 @@ describe('SKUs, whole numbers and columns', () => {
 });
 
 describe("the credential's Base URL", () => {
+	/** The Test button's baseURL over the Base URL as typed: the credential's expression is a trim, then its own pattern removed. */
+	const [, pattern] = /^=\{\{ String\(\$credentials\.baseUrl\)\.trim\(\)\.replace\(\/(.+)\/, ""\) \}\}$/.exec(String(new MarketplacePartnerApi().test.request.baseURL))!;
+	const testButtonBaseUrl = (text: string) => text.trim().replace(new RegExp(pattern), '');
+
 	test('any Base URL is read or refused with a clear error quoting at most 200 characters of it; within the budget per KB', () => {
 		const budget = new Budget();
+		// Runs of what URL readers treat apart: delimiters, dot segments, escapes, spaces and controls.
+		const urlish = fc
+			.array(fc.constantFrom('?', '#', '/', '\\', '.', '%', '%2e', '%2f', '%3f', '@', ':', '[', ']', ' ', '\t', '\u0000', '\u00a0', '\u200b', '\ufeff', 'v', '1'), { maxLength: 8 })
+			.map((parts) => parts.join(''));
 		const baseUrl = fc.oneof(
 			anyText,
-			fc.tuple(fc.constantFrom('http://127.0.0.1:8787/api/partner/v1', 'https://partner.example.com/v1', 'http://localhost'), anyText).map(([url, tail]) => url + tail),
+			fc.tuple(fc.constantFrom('http://127.0.0.1:8787/api/partner/v1', 'https://partner.example.com/v1', 'HTTPS://Partner.Example.com:443/v1', 'http://localhost'), urlish, anyText).map((parts) => parts.join('')),
+			fc.tuple(fc.constantFrom('https://', 'http://localhost'), urlish, fc.constantFrom('/v1', 'v1', '/api/v2'), urlish).map((parts) => parts.join('')),
 		);
 		fc.assert(
 			fc.property(baseUrl, (text) => {
 				const { result, error } = budget.check(text.length, () => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' }));
 				if (error) expectClearError(error, "The credential's Base URL");
-				// As n8n sends a request: the Base URL as typed (credential's baseURL), then the path.
-				else expect(new URL(`${trimEnd(text.trim(), /\//)}/orders.php`).href).toBe(`${result!.baseUrl}/orders.php`);
+				// The Test button's URL (its baseURL expression over the Base URL as typed, then the path) is the nodes'.
+				else expect(new URL(`${testButtonBaseUrl(text)}/ping.php`).href).toBe(`${result!.baseUrl}/ping.php`);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: 3000 },
 		);
 		budget.expectKept();
 	});
@@ -151,6 +161,12 @@ describe("the credential's Base URL", () => {
 	test('a control character anywhere in it is refused, as the URL reader would keep it in the request path', () => {
 		for (const text of ['http://127.0.0.1:8787/api/partner/v1\u0000', 'https://partner.example.com/v\n1', 'https://partner.exa\tmple.com/v1', 'https://partner.example.com/v1\u007f', 'https://partner.example.com/v1\u0085']) {
 			expect(() => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' })).toThrow(/^The credential's Base URL holds an invisible character/);
+		}
+	});
+
+	test('a ? or # anywhere in it is refused, even with nothing after it, as n8n would append the path after it', () => {
+		for (const text of ['http://127.0.0.1:8787/api/partner/v1?', 'https://partner.example.com/v1#', 'https://partner.example.com/v1?a=1', 'https://partner.example.com/x?/v1', 'https://partner.example.com/x#/v1']) {
+			expect(() => parseCredentials({ baseUrl: text, clientId: 'cli', clientSecret: 'secret' })).toThrow(/^The credential's Base URL must end in the version segment/);
 		}
 	});
 

@@ -24,7 +24,8 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 /** Throws an Error whose message says what to fix; never includes a secret. */
 export function parseCredentials(credentials: ICredentialDataDecryptedObject): PartnerCredentials {
 	const text = (name: string) => String(credentials[name] ?? '').trim();
-	const baseUrl = trimEnd(text('baseUrl'), /\//);
+	// Spaces and slashes at the end, in any order ("…/v1/ "), are pasting noise.
+	const baseUrl = trimEnd(text('baseUrl'), /[\s/]/);
 	// The URL reader drops these at the ends but keeps them, encoded, once a path follows: the
 	// requests would go to another path than the one read here.
 	if (/\p{Cc}/u.test(baseUrl)) {
@@ -50,7 +51,10 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 			`The credential's Base URL must use https:// (plain http:// is allowed only for a local sandbox on 127.0.0.1 or localhost).`,
 		);
 	}
-	if (!/\/v\d+$/.test(parsed.pathname) || parsed.search || parsed.hash) {
+	// The Test button appends its path to the Base URL as typed, the nodes to the one read here: both
+	// must be one URL. A ? or # breaks that even with nothing after it (which the URL reader drops):
+	// "…/v1?" + "/ping.php" asks "…/v1" with the query "/ping.php".
+	if (!/\/v\d+$/.test(parsed.pathname) || new URL(`${baseUrl}/ping.php`).href !== `${parsed.origin}${parsed.pathname}/ping.php`) {
 		throw new Error(
 			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${cut(baseUrl, 200)}").`,
 		);
