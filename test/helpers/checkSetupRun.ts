@@ -9,7 +9,7 @@ export async function checkSetupAgainst(answers: Parameters<typeof startScripted
 	try {
 		const { items, error } = await runNode({
 			parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 		});
 		expect(error).toBeUndefined();
 		return { report: Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>, requests: api.requests };

@@ -6,6 +6,8 @@
 const { createSandbox } = require('../../sandbox/server');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control } = require('../../sandbox/client');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { generateSecrets } = require('../../sandbox/secrets');
 
 export interface SandboxApp {
 	name: string;
@@ -29,8 +31,14 @@ export interface RunningSandbox {
 	close(): Promise<void>;
 }
 
+/**
+ * Each sandbox has its own apps' secrets (through a reset too). The node signs a request identical to
+ * one it signed in the same second for an earlier second (requestSigner.ts), up to a minute back,
+ * then waits a second per request: sandboxes sharing the seeded secrets made tests wait on each
+ * other's identical requests.
+ */
 export async function startSandbox(options: Record<string, unknown> = {}): Promise<RunningSandbox> {
-	const sandbox = createSandbox({ orders: 300, ...options });
+	const sandbox = createSandbox({ orders: 300, secrets: generateSecrets(), ...options });
 	await sandbox.start(0);
 	const described = sandbox.describe();
 	const apps = Object.fromEntries(described.apps.map((a: SandboxApp) => [a.name, a]));

@@ -4,6 +4,7 @@
 // or dropped, no Date header).
 // It records each request as it arrived: when, the target, the headers and the raw body.
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
 
 export interface Answer {
 	status: number;
@@ -30,6 +31,12 @@ export interface ScriptedApi {
 	/** The credential's Base URL: http://127.0.0.1:PORT/api/partner/v1 */
 	baseUrl: string;
 	requests: ScriptedRequest[];
+	/**
+	 * An app with a secret no other test shares. The node signs a request identical to one it signed
+	 * in the same second for an earlier second (requestSigner.ts), up to a minute back, then waits a
+	 * second per request: tests sharing one secret would wait on each other's pings.
+	 */
+	app: { clientId: string; clientSecret: string; webhookSecret: string };
 	close(): Promise<void>;
 }
 
@@ -92,6 +99,7 @@ export async function startScriptedApi(answers: Answer[] | ((request: ScriptedRe
 	return {
 		baseUrl: `http://127.0.0.1:${port}/api/partner/v1`,
 		requests,
+		app: { clientId: 'cli_scripted', clientSecret: `cs_${randomBytes(16).toString('hex')}`, webhookSecret: '' },
 		close: () =>
 			new Promise((resolve) => {
 				server.closeAllConnections();

@@ -250,7 +250,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 		try {
 			const { items, error } = await runNode({
 				parameters: { resource: 'connection', operation: 'checkSetup', testProduct },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 			});
 			expectEveryColumn(items.map((i) => i.json));
 			return { report: Object.fromEntries(items.map((i) => [i.json.check, i.json])) as Record<string, IDataObject>, error, requests: api.requests.map((r) => `${r.method} ${r.url.replace('/api/partner/v1', '')}`) };
@@ -395,7 +395,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 		try {
 			const { items } = await runNode({
 				parameters: { resource: 'connection', operation: 'checkSetup', testProduct: { productId: '4', stock: '0', sku: 'SKU-4' } },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 			});
 			expectEveryColumn(items.map((i) => i.json));
 			const report = Object.fromEntries(items.map((i) => [i.json.check, i.json]));

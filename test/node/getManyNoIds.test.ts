@@ -9,7 +9,7 @@ test('entries without an order_item_id are each output, none dropped as a repeat
 	try {
 		const { items, error } = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {}, simplify: false },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(error).toBeUndefined();

@@ -13,7 +13,7 @@ test('order items met again on a later page: each output once, and the run tells
 	try {
 		const run = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {}, simplify: false },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(run.error).toBeUndefined();

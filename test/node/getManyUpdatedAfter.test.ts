@@ -9,7 +9,7 @@ test('Updated After alone past every order item: one hint naming the moment and 
 	try {
 		const run = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: { updatedAfter: '2099-01-01T00:00:00+00:00' } },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(run.error).toBeUndefined();
@@ -33,7 +33,7 @@ test('an empty list read without filters: no hint, and no read of the statuses',
 	try {
 		const run = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(run.error).toBeUndefined();

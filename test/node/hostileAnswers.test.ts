@@ -6,7 +6,6 @@ import { credentialsFor, runNode } from '../helpers/n8n';
 import { startScriptedApi, type Answer, type ScriptedApi } from '../helpers/scriptedApi';
 import { budgetMs } from '../helpers/budget';
 
-const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted_secret', webhookSecret: '' };
 const ping = { resource: 'connection', operation: 'ping' };
 const spaces = ' '.repeat(200_000);
 /** The n8n run around the error path (a workflow, a request over loopback): not what is measured. */
@@ -23,7 +22,7 @@ describe('hostile answers: the error path reads a bounded part of them, in linea
 		api = await startScriptedApi([answer]);
 		const size = typeof answer.body === 'string' ? answer.body.length : JSON.stringify(answer.body).length;
 		const started = Date.now();
-		const run = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, app) });
+		const run = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, api.app) });
 		return { ...run, elapsed: Date.now() - started, budget: budgetMs(size) + RUN_ALLOWANCE_MS };
 	}
 

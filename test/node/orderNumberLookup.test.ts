@@ -24,7 +24,7 @@ test('By Order Number matches an order number written with spaces around it, and
 	try {
 		const { items, error } = await runNode({
 			parameters: { resource: 'order', operation: 'get', orderItem: { __rl: true, mode: 'orderNo', value: 'ORD-1' } },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(error).toBeUndefined();

@@ -60,7 +60,7 @@ describe('Order › Get and Get Many, version 3', () => {
 			const page = (p: number) => ok({ orders: Array.from({ length: 100 }, (_, i) => ({ order_item_id: p * 100 + i + 1, order_no: `N-${p}-${i}` })), pagination: { has_more: true } });
 			const api = await startScriptedApi(Array.from({ length: 60 }, (_, p) => page(p)));
 			try {
-				const context = loadOptionsContext(credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }));
+				const context = loadOptionsContext(credentialsFor(api.baseUrl, api.app));
 				const answer = await node.methods.listSearch.searchOrderItems.call(context, 'nothing matches');
 				expect(answer).toEqual({ results: [], paginationToken: '5000' });
 				expect(api.requests).toHaveLength(50);
@@ -132,7 +132,7 @@ describe('Order › Get and Get Many, version 3', () => {
 		try {
 			const { items, error } = await runNode({
 				parameters: { resource: 'order', operation: 'get', orderItem: locator('orderNo', 'ORD-1') },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 				typeVersion: 3,
 			});
 			expect(error).toBeUndefined();

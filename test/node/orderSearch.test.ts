@@ -14,7 +14,7 @@ async function search(pages: Record<number, { orders: IDataObject[]; more: boole
 		return ok({ orders: page.orders, pagination: { has_more: page.more } });
 	});
 	try {
-		const context = loadOptionsContext(credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }));
+		const context = loadOptionsContext(credentialsFor(api.baseUrl, api.app));
 		const answer = await node.methods.listSearch.searchOrderItems.call(context, filter);
 		return { answer, offsets: api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('offset')) };
 	} finally {

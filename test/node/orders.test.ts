@@ -46,7 +46,7 @@ describe('Order operations in the n8n engine', () => {
 		try {
 			const { items, error } = await runNode({
 				parameters: { resource: 'order', operation: 'getMany', returnAll: true, sort: 'newestFirst' },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 			});
 			expect(error).toBeUndefined();
 			return items.map((i) => i.json.order_item_id);
@@ -81,7 +81,7 @@ describe('Order operations in the n8n engine', () => {
 		try {
 			const { items, error } = await runNode({
 				parameters: { resource: 'order', operation: 'getMany', returnAll: true },
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 			});
 			expect(items).toEqual([]);
 			expect(error?.message).toBe('The API answered offset 6 with the same order items as offset 0');
@@ -95,7 +95,6 @@ describe('Order operations in the n8n engine', () => {
 		['writes the clamped offset in pagination.offset', true, 3, 'The API answered offset 150 with the page at offset 100 (its pagination.offset)'],
 		['leaves pagination.offset out', false, 4, 'The API answered offset 200 with the same order items as offset 100'],
 	])('an API that clamps offset at its last page and answers has_more: true forever, and %s', (_, writesOffset, requests, message) => {
-		const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
 		const description = 'It says more order items follow (has_more) but does not page on: it seems to ignore or clamp the offset parameter, so reading on would never end. The node stopped rather than read on: nothing was returned twice. Report this to the marketplace operator.';
 		const offsetsAsked = (api: ScriptedApi) => api.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
 
@@ -106,7 +105,7 @@ describe('Order operations in the n8n engine', () => {
 		])('%s ends with an error naming the cause, at most two pages past the end', async (_, parameters) => {
 			const api = await startScriptedApi(clampingList(150, { writesOffset }));
 			try {
-				const { items, error } = await runNode({ parameters: { resource: 'order', ...parameters }, credentials: credentialsFor(api.baseUrl, app), typeVersion: 3 });
+				const { items, error } = await runNode({ parameters: { resource: 'order', ...parameters }, credentials: credentialsFor(api.baseUrl, api.app), typeVersion: 3 });
 				expect(items).toEqual([]);
 				expect(error?.message).toBe(message);
 				expect(error?.description).toBe(description);
@@ -120,7 +119,7 @@ describe('Order operations in the n8n engine', () => {
 			const api = await startScriptedApi(clampingList(150, { writesOffset }));
 			try {
 				const node = new MarketplacePartner();
-				const context = () => loadOptionsContext(credentialsFor(api.baseUrl, app));
+				const context = () => loadOptionsContext(credentialsFor(api.baseUrl, api.app));
 				await expect(node.methods.listSearch.searchOrderItems.call(context(), 'nothing matches')).rejects.toThrow(message);
 				expect(api.requests).toHaveLength(requests);
 				api.requests.length = 0;
@@ -142,7 +141,7 @@ describe('Order operations in the n8n engine', () => {
 			return ok({ orders: Array.from({ length: 5000 }, (_, n) => ({ order_item_id: offset + n + 1 })), pagination: { offset, has_more: true } });
 		});
 		try {
-			const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }) });
+			const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(items).toEqual([]);
 			expect(error?.message).toBe('The orders list goes on past 20 pages (100,000 order items), where the node stops reading it');
 			expect(api.requests).toHaveLength(20);
@@ -158,7 +157,6 @@ describe('Order operations in the n8n engine', () => {
 			// The offset the API writes: none, the one asked for, or another (clamped, stuck at 0).
 			writes: fc.constantFrom('none', 'asked', 'asked', 'zero', 'back'),
 		});
-		const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
 		const causes = /^The API answered offset \d+ with (the same order items as offset \d+|the page at offset \d+ \(its pagination\.offset\))$/;
 		await fc.assert(
 			fc.asyncProperty(fc.array(pageOf, { minLength: 1, maxLength: 8 }), async (script) => {
@@ -169,7 +167,7 @@ describe('Order operations in the n8n engine', () => {
 					return ok({ orders: ids.map((order_item_id) => ({ order_item_id })), pagination: { offset, has_more: hasMore } });
 				});
 				try {
-					const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, app) });
+					const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, api.app) });
 					expect(api.requests.length).toBeLessThanOrEqual(script.length + 2);
 					const ids = items.map((i) => i.json.order_item_id);
 					expect(new Set(ids).size).toBe(ids.length);

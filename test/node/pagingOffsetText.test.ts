@@ -14,7 +14,7 @@ test('pagination.offset written as text (" 100 ") is read: the walk stops where 
 	try {
 		const { error } = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(error?.message).toBe('The API answered offset 150 with the page at offset 100 (its pagination.offset)');
@@ -34,7 +34,7 @@ test('a pagination.offset that is not only digits ("x100", "150x") is not read a
 	try {
 		const { items, error } = await runNode({
 			parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 			typeVersion: 3,
 		});
 		expect(error).toBeUndefined();

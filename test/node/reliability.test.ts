@@ -385,12 +385,11 @@ describe('retries and clock correction', () => {
 			ok({ pong: true }),
 		]);
 		try {
-			const app = { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' };
-			const first = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, app) });
+			const first = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(first.error?.message).toMatch(/^The API refused the request's timestamp, and its clock is \d+ minutes ahead of this machine's$/);
 			expect(first.error?.description).toMatch(/^The API's clock \(its Date header\) says 2099-12-31T23:59:59\.000Z, this machine's clock 20\d\d-.*up to 15 minutes .*set it right \(NTP\).*report it to the marketplace operator\.$/);
 			expect(api.requests).toHaveLength(1);
-			const second = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, app) });
+			const second = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(second.error).toBeUndefined();
 			const signedFor = api.requests.map((r) => Number(r.headers['x-svc-timestamp']));
 			expect(signedFor.every((timestamp) => Math.abs(timestamp - Date.now() / 1000) < 60)).toBe(true);

@@ -18,7 +18,7 @@ async function statusOptions(pages: IDataObject[][]) {
 		return ok({ orders: p < 0 ? [] : pages[p], pagination: { has_more: p >= 0 && p < pages.length - 1 } });
 	});
 	try {
-		const context = loadOptionsContext(credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }));
+		const context = loadOptionsContext(credentialsFor(api.baseUrl, api.app));
 		const options = await node.methods.loadOptions.getStatuses.call(context);
 		return { options, offsets: api.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset'))) };
 	} finally {

@@ -218,7 +218,7 @@ describe('Stock > Update in the n8n engine', () => {
 					{ product_id: '70001', stock: ' 4 ', variant: '', ref: '' },
 					{ product_id: 70002, stock: 0, variant: '900003', ref: 'erp-9' },
 				],
-				credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+				credentials: credentialsFor(api.baseUrl, api.app),
 			});
 			expect(error).toBeUndefined();
 			expect(api.requests.map((r) => [r.method, r.url, r.headers['content-type'], r.rawBody]).sort()).toEqual([

@@ -10,7 +10,7 @@ const auto = { resource: 'stock', operation: 'update', columns: { mappingMode: '
 async function refusal(row: IDataObject, columnNames: IDataObject = {}) {
 	const api = await startScriptedApi([ok({})]);
 	try {
-		const { error } = await runNode({ parameters: { ...auto, columnNames }, items: [row], credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }), typeVersion: 3 });
+		const { error } = await runNode({ parameters: { ...auto, columnNames }, items: [row], credentials: credentialsFor(api.baseUrl, api.app), typeVersion: 3 });
 		expect(api.requests).toEqual([]);
 		return error?.message;
 	} finally {

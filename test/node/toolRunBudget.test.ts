@@ -31,7 +31,7 @@ describe('Maximum Products per Run, across the calls of one run', () => {
 			nodeType: tool,
 			parameters,
 			rows: [{ product_id: productId, stock: 5, ref: 'agent' }],
-			credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+			credentials: credentialsFor(api.baseUrl, api.app),
 		});
 
 	test('a second call of the same run may not change another product past the limit; the same product again is allowed; another run starts afresh', async () => {

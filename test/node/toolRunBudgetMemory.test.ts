@@ -20,7 +20,7 @@ test("a run's count is kept while 99 other runs are counted after it, and forgot
 		return ok({ product_id: body.product_id, new_stock: body.stock });
 	});
 	try {
-		const credentials = credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' });
+		const credentials = credentialsFor(api.baseUrl, api.app);
 		const call = (executionId: string, productId: number, stock = 5) =>
 			runNodeAs(executionId, { type: TOOL_TYPE, nodeType: tool, parameters, rows: [{ product_id: productId, stock, ref: 'agent' }], credentials });
 		const otherRun = async (n: number) => expect((await call(`run-${n}`, 1, 0)).error?.message).toMatch(/^stock 0 would mark the product sold out/);

@@ -86,7 +86,7 @@ describe('Marketplace Partner for AI agents', () => {
 			try {
 				const { items, error } = await runNode({
 					parameters: { resource: 'order', operation: 'getMany', returnAll: true, simplify: true },
-					credentials: credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }),
+					credentials: credentialsFor(api.baseUrl, api.app),
 				});
 				expect(error).toBeUndefined();
 				expect(items.map((i) => Object.keys(i.json))).toEqual([['order_item_id', 'status'], ['order_item_id', 'order_no', 'sku', 'city']]);

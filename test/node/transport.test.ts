@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { ok, startScriptedApi, type Answer, type ScriptedApi } from '../helpers/scriptedApi';
 
+// For a credential refused before anything is sent (tests against a scripted API use its own app).
 const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted_secret', webhookSecret: '' };
 const ping = { resource: 'connection', operation: 'ping' };
 const refusal = (status: number, code: string, message = 'No.'): Answer => ({ status, body: { ok: false, error: { code, message } } });
@@ -23,7 +24,7 @@ describe('the transport against answers the sandbox never gives', () => {
 	async function pingWith(answers: Answer[], options: Record<string, unknown> = {}) {
 		api = await startScriptedApi(answers);
 		const started = Date.now();
-		const run = await runNode({ parameters: { ...ping, options }, credentials: credentialsFor(api.baseUrl, app) });
+		const run = await runNode({ parameters: { ...ping, options }, credentials: credentialsFor(api.baseUrl, api.app) });
 		return { ...run, requests: api.requests, elapsed: Date.now() - started };
 	}
 
@@ -198,7 +199,7 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(Math.abs(first - Date.now() / 1000)).toBeLessThan(70);
 		expect(Math.abs(second - serverNow / 1000)).toBeLessThan(70);
 		// The corrected timestamp is the one signed.
-		const expected = createHmac('sha256', app.clientSecret).update(`GET\n/ping.php\n${second}\n`).digest('hex');
+		const expected = createHmac('sha256', api!.app.clientSecret).update(`GET\n/ping.php\n${second}\n`).digest('hex');
 		expect(requests[1].headers['x-svc-signature']).toBe(expected);
 	});
 
@@ -259,8 +260,8 @@ describe('the transport against answers the sandbox never gives', () => {
 
 	test('a credential without a Client ID fails the item with what to fill, and nothing is sent', async () => {
 		api = await startScriptedApi([ok({ pong: true })]);
-		const { clientId, ...credentials } = credentialsFor(api.baseUrl, app);
-		expect(clientId).toBe(app.clientId);
+		const { clientId, ...credentials } = credentialsFor(api.baseUrl, api.app);
+		expect(clientId).toBe(api.app.clientId);
 		const { error } = await runNode({ parameters: ping, credentials });
 		expect(error?.message).toBe('The credential has no Client ID. Paste the Client ID the operator issued.');
 		expect(api.requests).toHaveLength(0);
@@ -294,14 +295,14 @@ describe('the transport against answers the sandbox never gives', () => {
 		api = await startScriptedApi([{ status: 200, body: '<html>maintenance</html>' }, ok({ product_id: 2, new_stock: 1 })]);
 		const rows = [1, 2, 3].map((product_id) => ({ product_id, stock: 1 }));
 		const stock = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', options: { concurrency: 1 } };
-		const { error } = await runNode({ parameters: stock, items: rows, credentials: credentialsFor(api.baseUrl, app) });
+		const { error } = await runNode({ parameters: stock, items: rows, credentials: credentialsFor(api.baseUrl, api.app) });
 		expect(error?.context?.itemIndex).toBe(0);
 		expect(api.requests).toHaveLength(1);
 	});
 
 	test('requests ask for JSON as the spec says; only a request with a body declares one', async () => {
 		api = await startScriptedApi([ok({ pong: true }), ok({ product_id: 7, new_stock: 3 })]);
-		const credentials = credentialsFor(api.baseUrl, app);
+		const credentials = credentialsFor(api.baseUrl, api.app);
 		expect((await runNode({ parameters: ping, credentials })).error).toBeUndefined();
 		const stock = { resource: 'stock', operation: 'update', productId: 7, stock: 3 };
 		expect((await runNode({ parameters: stock, credentials })).error).toBeUndefined();
@@ -316,7 +317,7 @@ describe('the transport against answers the sandbox never gives', () => {
 	// In n8n each read is a database query and a decryption: a sheet must not pay for one per row.
 	test('a run reads its credential once, however many items it sends', async () => {
 		api = await startScriptedApi([ok({ pong: true })]);
-		const { error, credentialReads, items } = await runNode({ parameters: ping, items: Array.from({ length: 25 }, (_, row) => ({ row })), credentials: credentialsFor(api.baseUrl, app) });
+		const { error, credentialReads, items } = await runNode({ parameters: ping, items: Array.from({ length: 25 }, (_, row) => ({ row })), credentials: credentialsFor(api.baseUrl, api.app) });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(25);
 		expect(api.requests).toHaveLength(25);
@@ -326,7 +327,7 @@ describe('the transport against answers the sandbox never gives', () => {
 	test('a credential read that failed is read again by the items after it, not given to all of them', async () => {
 		api = await startScriptedApi([ok({ pong: true })]);
 		let reads = 0;
-		const credentials = credentialsFor(api.baseUrl, app);
+		const credentials = credentialsFor(api.baseUrl, api.app);
 		const baseUrl = credentials.baseUrl;
 		// n8n's first read fails (a database that blinked); every later read succeeds.
 		Object.defineProperty(credentials, 'baseUrl', {
@@ -356,7 +357,7 @@ describe('the transport against answers the sandbox never gives', () => {
 
 	test('a refusal of the second of two pings names item 1', async () => {
 		api = await startScriptedApi([ok({ pong: true }), refusal(403, 'client_inactive')]);
-		const { error } = await runNode({ parameters: ping, items: [{ row: 1 }, { row: 2 }], credentials: credentialsFor(api.baseUrl, app) });
+		const { error } = await runNode({ parameters: ping, items: [{ row: 1 }, { row: 2 }], credentials: credentialsFor(api.baseUrl, api.app) });
 		expect(error?.message).toBe('This partner application is deactivated');
 		expect(error?.context?.itemIndex).toBe(1);
 	});

@@ -176,9 +176,10 @@ describe('sandbox seeding', () => {
 	});
 
 	test('the same seed gives the same data and secrets; another seed does not', async () => {
-		const one = await startSandbox({ seed: 42, orders: 30 });
-		const two = await startSandbox({ seed: 42, orders: 30 });
-		const three = await startSandbox({ seed: 43, orders: 30 });
+		// secrets: undefined, the seeded ones (the test helper gives each sandbox its own otherwise).
+		const one = await startSandbox({ seed: 42, orders: 30, secrets: undefined });
+		const two = await startSandbox({ seed: 42, orders: 30, secrets: undefined });
+		const three = await startSandbox({ seed: 43, orders: 30, secrets: undefined });
 		try {
 			const page = async (sb: RunningSandbox) => {
 				const app = sb.apps['seller-a-full'];

@@ -6,7 +6,6 @@ import { credentialsFor } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';
 import { clampingList, ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
-const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted_secret', webhookSecret: '' };
 const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
 const entry = (order_item_id: unknown, updated_at: unknown, status = 'new'): IDataObject =>
@@ -29,7 +28,7 @@ describe('Orders Trigger: entries whose updated_at or id is a name every object 
 		const changed = first.map((e) => (e.updated_at === 'constructor' || e.order_item_id === '__proto__' ? { ...e, status: 'accepted' } : e));
 		// Activation, a poll, a restart's activation, then the list with two changes, twice.
 		api = await startScriptedApi([page(first), page(first), page(first), page(changed), page(changed)]);
-		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
 
 		const activation = await h.activate();
 		expect(activation.error).toBeUndefined();
@@ -61,7 +60,7 @@ describe('Orders Trigger: entries whose updated_at or id is a name every object 
 		// The scripted API writes the body with JSON.stringify, which cannot write 100,000 levels: written here.
 		const text = JSON.stringify(ok({ orders: odd.slice(0, 2), pagination: { has_more: false } }).body).replace(']', `,${JSON.stringify({ ...odd[2], note: 'DEEP' }).replace('"DEEP"', `${'['.repeat(100_000)}"end"${']'.repeat(100_000)}`)}]`);
 		api = await startScriptedApi([{ status: 200, body: text }]);
-		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
 		const activation = await h.activate();
 		expect(activation.error).toBeUndefined();
 		expect(activation.items!.map((i) => i.order_item_id)).toEqual([8, { toString: 1 }, 9]); // in updated_at order, an object as its JSON
@@ -77,7 +76,7 @@ describe('Orders Trigger: an API that clamps offset at its last page and says ha
 	])('%s: the poll ends with an error naming the cause, at most three pages past the end, and emits nothing', async (_, writesOffset, message, offsets) => {
 		const api = await startScriptedApi(clampingList(150, { writesOffset }));
 		try {
-			const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+			const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
 			const activation = await h.activate();
 			expect(activation.items).toBeNull();
 			expect(activation.error?.message).toBe(message);

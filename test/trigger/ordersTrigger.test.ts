@@ -70,7 +70,7 @@ describe('Marketplace Partner Orders Trigger', () => {
 		const orders = [1, 2, 3].map((order_item_id) => ({ order_item_id, created_at: '2026-05-01 10:00:00', updated_at: '2026-05-01 10:00:00' }));
 		const api = await startScriptedApi([ok({ orders, pagination: { has_more: 1 } })]);
 		try {
-			const h = new PollHarness({ events: ['order.created'], options: {} }, credentialsFor(api.baseUrl, { clientId: 'cli_x', clientSecret: 'cs_x', webhookSecret: '' }));
+			const h = new PollHarness({ events: ['order.created'], options: {} }, credentialsFor(api.baseUrl, api.app));
 			const { items, error } = await h.activate();
 			expect(items).toBeNull();
 			expect(error?.message).toBe('The API answered offset 4 with the same order items as offset 0');

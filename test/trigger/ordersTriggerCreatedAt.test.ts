@@ -7,7 +7,6 @@ import { credentialsFor } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';
 import { ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
-const app = { clientId: 'cli_scripted', clientSecret: 'cs_scripted', webhookSecret: '' };
 const page = (orders: IDataObject[]) => ok({ orders, pagination: { has_more: false } });
 const events = (items: IDataObject[] | null) => (items ?? []).map((item) => [item.order_item_id, item.event]);
 
@@ -27,7 +26,7 @@ describe('Orders Trigger: created or updated, when a datetime cannot be read', (
 				{ order_item_id: 4, created_at: null, updated_at: '2026-05-01 10:00:03' },
 			]),
 		]);
-		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, app));
+		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
 		const { items, error } = await h.activate();
 		expect(error).toBeUndefined();
 		expect(events(items)).toEqual([
@@ -40,7 +39,7 @@ describe('Orders Trigger: created or updated, when a datetime cannot be read', (
 
 	test('a saved window start that is not a datetime: the poll still runs, and an order item created at a readable time is a creation', async () => {
 		api = await startScriptedApi([page([{ order_item_id: 9, created_at: '2026-05-01 10:00:00', updated_at: '2026-05-01 10:00:00' }])]);
-		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: {} }, credentialsFor(api.baseUrl, app));
+		const h = new PollHarness({ events: ['order.created', 'order.updated'], options: {} }, credentialsFor(api.baseUrl, api.app));
 		// n8n keeps a node's static data under `node:<its name>`.
 		h.saved = { [`node:${h.node.name}`]: { version: 1, since: 'not a datetime', seen: {} } };
 		const { items, error } = await h.restart();
