@@ -6,6 +6,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   // Real HTTP over loopback and the real n8n engine: give slow shared machines room.
   testTimeout: 30000,
+  // Every core (jest's default leaves one free): the suites wait on loopback HTTP as much as they compute.
+  maxWorkers: '100%',
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
