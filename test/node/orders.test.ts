@@ -3,10 +3,10 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { logsSince, mark } from '../helpers/logs';
-import { credentialsFor, loadOptionsContext, runNode } from '../helpers/n8n';
+import { credentialsFor, hintsOf, loadOptionsContext, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
-import { clampingList, ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
+import { clampingList, ok, startScriptedApi, type ScriptedApi, type ScriptedRequest } from '../helpers/scriptedApi';
 
 describe('Order operations in the n8n engine', () => {
 	let sb: RunningSandbox;
@@ -401,5 +401,96 @@ describe('Order operations in the n8n engine', () => {
 			[true, { item: 0 }],
 			[true, { item: 1 }],
 		]);
+	});
+});
+
+// Order › Get Many over list entries without an order_item_id: they cannot be compared with each
+// other, so none is taken for a repeat of another. n8n's engine against a scripted API over loopback.
+describe('Get Many over list entries without an order_item_id', () => {
+	test('entries without an order_item_id are each output, none dropped as a repeat', async () => {
+		const orders = [{ order_no: 'A' }, { order_no: 'B' }, { order_item_id: 3, order_no: 'C' }];
+		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {}, simplify: false },
+				credentials: credentialsFor(api.baseUrl, api.app),
+				typeVersion: 3,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json.order_no)).toEqual(['A', 'B', 'C']);
+		} finally {
+			await api.close();
+		}
+	});
+});
+
+// Order › Get Many over a list that moves while it is read: an order item met again on a later page
+// is output once, and the run says how many came again. n8n's engine against a scripted API over
+// loopback that answers each page by its offset.
+describe('Get Many over a list that moves while it is read', () => {
+	test('order items met again on a later page: each output once, and the run tells how many came again', async () => {
+		const pages: Record<number, { ids: number[]; more: boolean }> = { 0: { ids: [1, 2, 3], more: true }, 3: { ids: [2, 3, 4], more: false } };
+		const api = await startScriptedApi((request: ScriptedRequest) => {
+			const page = pages[Number(new URL(request.url, 'http://x').searchParams.get('offset'))] ?? { ids: [], more: false };
+			return ok({ orders: page.ids.map((order_item_id) => ({ order_item_id })), pagination: { has_more: page.more } });
+		});
+		try {
+			const run = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {}, simplify: false },
+				credentials: credentialsFor(api.baseUrl, api.app),
+				typeVersion: 3,
+			});
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((i) => i.json.order_item_id)).toEqual([1, 2, 3, 4]);
+			expect(hintsOf(run).map((h) => h.message)).toContain('2 order items came again on a later page (the list changed while it was read); each is in the output once.');
+			expect(api.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '3']);
+		} finally {
+			await api.close();
+		}
+	});
+});
+
+// A PHP backend that clamps offset at its last page, says has_more on every page and writes
+// pagination.offset as text with spaces around it: Order › Get Many stops at the first page whose
+// written offset is not the one asked for. n8n's engine against a scripted API over loopback.
+describe('Get Many against an API that writes pagination.offset as text', () => {
+	test('pagination.offset written as text (" 100 ") is read: the walk stops where the API answers another offset than asked', async () => {
+		const total = 150;
+		const api = await startScriptedApi((request: ScriptedRequest) => {
+			const offset = Math.min(Number(new URL(request.url, 'http://x').searchParams.get('offset')), 100);
+			const orders = Array.from({ length: Math.min(100, total - offset) }, (_, n) => ({ order_item_id: offset + n + 1 }));
+			return ok({ orders, pagination: { offset: ` ${offset} `, has_more: true } });
+		});
+		try {
+			const { error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
+				credentials: credentialsFor(api.baseUrl, api.app),
+				typeVersion: 3,
+			});
+			expect(error?.message).toBe('The API answered offset 150 with the page at offset 100 (its pagination.offset)');
+			expect(api.requests).toHaveLength(3);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('a pagination.offset that is not only digits ("x100", "150x") is not read as an offset: the walk reads on to the end', async () => {
+		const written: Record<number, string> = { 0: '0', 50: '50', 100: 'x100', 150: '150x' };
+		const api = await startScriptedApi((request: ScriptedRequest) => {
+			const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
+			const orders = offset < 200 ? Array.from({ length: 50 }, (_, n) => ({ order_item_id: offset + n + 1 })) : [];
+			return ok({ orders, pagination: { offset: written[offset] ?? String(offset), has_more: orders.length > 0 } });
+		});
+		try {
+			const { items, error } = await runNode({
+				parameters: { resource: 'order', operation: 'getMany', returnAll: true, filters: {} },
+				credentials: credentialsFor(api.baseUrl, api.app),
+				typeVersion: 3,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(200);
+		} finally {
+			await api.close();
+		}
 	});
 });
