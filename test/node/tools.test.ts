@@ -1,12 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The node for a model (issue 26): Simplify, the defaults and descriptions of the tool variant, errors
 // that name the argument to change, and the guard on stock writes; run by n8n's engine against the sandbox.
-import type { INode, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { credentialsFor, NODE_TYPE, registerNodeType, runNode } from '../helpers/n8n';
+import { runNodeAs } from '../helpers/runAs';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { ok, startScriptedApi } from '../helpers/scriptedApi';
+import { ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
 
 /**
  * The tool variant as n8n makes it of a `usableAsTool` node: the same class under the name plus
@@ -344,6 +345,76 @@ describe('Marketplace Partner for AI agents', () => {
 			const empty = await runNode({ parameters: { ...update(6, { externalRef: 'x' }), toolMaxStock: '' }, credentials: credentials(), type: TOOL_TYPE });
 			expect(empty.error?.message).toBe('Maximum Stock is empty; it needs a whole number.');
 			expect(await requests()).toBe(1);
+		});
+	});
+});
+
+// Stock › Update as the tool (the variant registered above) with Maximum Products per Run set to 1.
+describe('Maximum Products per Run (Stock › Update as a tool)', () => {
+	const tool = toolNode;
+	const parameters = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', additionalFields: { externalRef: '={{ $json.ref }}' }, toolMaxProducts: 1 };
+
+	// Stock › Update as an AI agent's tool: Maximum Products per Run counts the products one run changed
+	// across all its calls (an agent calls the tool once per answer step, each call an execute() of the
+	// same execution). Run by n8n's engine under execution ids chosen here, against a scripted API over
+	// loopback.
+	describe('Maximum Products per Run, across the calls of one run', () => {
+		const limit = 'This workflow lets a model change at most 1 products in one run, and 1 were changed already, so nothing was sent. Tell the person; they can run it again or raise Maximum Products per Run.';
+
+		let api: ScriptedApi;
+		beforeAll(async () => {
+			api = await startScriptedApi((request) => {
+				const body = JSON.parse(request.rawBody) as IDataObject;
+				return ok({ product_id: body.product_id, new_stock: body.stock });
+			});
+		});
+		afterAll(() => api.close());
+
+		const call = (executionId: string, productId: number) =>
+			runNodeAs(executionId, {
+				type: TOOL_TYPE,
+				nodeType: tool,
+				parameters,
+				rows: [{ product_id: productId, stock: 5, ref: 'agent' }],
+				credentials: credentialsFor(api.baseUrl, api.app),
+			});
+
+		test('a second call of the same run may not change another product past the limit; the same product again is allowed; another run starts afresh', async () => {
+			expect((await call('run-a', 1)).error).toBeUndefined();
+			const second = await call('run-a', 2);
+			expect(second.error?.message).toBe(limit);
+			expect((await call('run-a', 1)).error).toBeUndefined();
+			expect((await call('run-b', 2)).error).toBeUndefined();
+			expect(api.requests.map((r) => (JSON.parse(r.rawBody) as IDataObject).product_id)).toEqual([1, 1, 2]);
+		});
+	});
+
+	// Stock › Update as an AI agent's tool keeps the products each run changed for the last 100 runs it
+	// counted, so that a process running for months holds a bounded record: a run counted 100 runs ago
+	// has long ended. The oldest run leaves first, so the runs this file's earlier tests counted leave
+	// before this test's: it needs no empty record. n8n's engine under execution ids chosen here,
+	// against a scripted API over loopback; the other runs ask for a stock of 0, which the tool refuses
+	// before sending, after counting the run.
+	describe("a run's count, kept for the last 100 runs counted", () => {
+		test("a run's count is kept while 99 other runs are counted after it, and forgotten at the 100th", async () => {
+			const api = await startScriptedApi((request) => {
+				const body = JSON.parse(request.rawBody) as IDataObject;
+				return ok({ product_id: body.product_id, new_stock: body.stock });
+			});
+			try {
+				const credentials = credentialsFor(api.baseUrl, api.app);
+				const call = (executionId: string, productId: number, stock = 5) =>
+					runNodeAs(executionId, { type: TOOL_TYPE, nodeType: tool, parameters, rows: [{ product_id: productId, stock, ref: 'agent' }], credentials });
+				const otherRun = async (n: number) => expect((await call(`run-${n}`, 1, 0)).error?.message).toMatch(/^stock 0 would mark the product sold out/);
+				expect((await call('long-run', 1)).error).toBeUndefined();
+				for (let n = 1; n <= 99; n++) await otherRun(n);
+				expect((await call('long-run', 2)).error?.message).toMatch(/^This workflow lets a model change at most 1 products in one run, and 1 were changed already/);
+				await otherRun(100);
+				expect((await call('long-run', 2)).error).toBeUndefined();
+				expect(api.requests.map((r) => (JSON.parse(r.rawBody) as IDataObject).product_id)).toEqual([1, 2]);
+			} finally {
+				await api.close();
+			}
 		});
 	});
 });
