@@ -355,6 +355,7 @@ describe('By Order Number over list entries written loosely', () => {
 		const orders: IDataObject[] = [
 			{ order_item_id: 11, order_no: ' ORD-1 ' },
 			{ order_item_id: 'x-12', order_no: 'ORD-1' },
+			{ order_item_id: '16abc', order_no: 'ORD-1' },
 			{ order_no: 'ORD-1' },
 			{ order_item_id: '', order_no: 'ORD-1' },
 			{ order_item_id: ' 15 ', order_no: 'ORD-1' },
