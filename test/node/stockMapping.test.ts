@@ -16,6 +16,9 @@ async function columnsOf(identifyBy: string): Promise<ResourceMapperField[]> {
 	return (await node.methods.resourceMapping.getStockColumns.call(context)).fields;
 }
 
+/** Stock › Update with Map Automatically: the item's columns are the row. */
+const auto = { resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData', value: null } };
+
 describe('Stock > Update v2 in the n8n engine', () => {
 	let sb: RunningSandbox;
 	let simple: Product[];
@@ -24,7 +27,6 @@ describe('Stock > Update v2 in the n8n engine', () => {
 	const credentials = () => credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
 	const stockOf = async (id: number) => (await sb.control('GET', `/products/${id}`)).stock;
 	const requests = async () => (await sb.control('GET', '/stats')).requests as number;
-	const auto = { resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData', value: null } };
 	const run = (parameters: object, items: object[], extra: { continueOnFail?: boolean } = {}) =>
 		runNode({ parameters: parameters as never, items: items as never, credentials: credentials(), typeVersion: 2, ...extra });
 
@@ -428,8 +430,6 @@ describe('Stock > Update v2 in the n8n engine', () => {
 // item's columns it offers, and when. Run by n8n's engine; a scripted API over loopback shows that
 // nothing is sent for such an item.
 describe('Stock › Update, version 3, Map Automatically: an item without a required column', () => {
-	const auto = { resource: 'stock', operation: 'update', columns: { mappingMode: 'autoMapInputData', value: null } };
-
 	async function refusal(row: IDataObject, columnNames: IDataObject = {}) {
 		const api = await startScriptedApi([ok({})]);
 		try {
