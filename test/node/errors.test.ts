@@ -280,6 +280,9 @@ describe("a request n8n's SSRF protection refused: the administrator's setting t
 
 	test.each([
 		['https://10.1.2.3/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES=10.1.2.3/32'],
+		['https://10.20.30.40/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES=10.20.30.40/32'],
+		// A host name that starts like an address is still a name.
+		['https://10.1.2.3.sslip.io/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_HOSTNAMES=10.1.2.3.sslip.io'],
 		['https://[fd00::1]:8443/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_IP_RANGES=fd00::1/128'],
 		['https://partner.internal.example/api/partner/v1', blockedIp, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
 		['https://partner.internal.example/api/partner/v1', blockedName, 'N8N_SSRF_ALLOWED_HOSTNAMES=partner.internal.example'],
@@ -295,7 +298,7 @@ describe("a request n8n's SSRF protection refused: the administrator's setting t
 		expect(error?.context.itemIndex).toBe(1);
 	});
 
-	test.each([[new Error('connect ECONNREFUSED 127.0.0.1:1')], [{ message: 'Parse Error: Expected HTTP/' }], [null], ['SsrfBlockedIpError is not a thrown object'], [{ name: 'TypeError', message: 'blocked' }]])(
+	test.each([[new Error('connect ECONNREFUSED 127.0.0.1:1')], [{ message: 'Parse Error: Expected HTTP/' }], [null], ['SsrfBlockedIpError is not a thrown object'], [{ name: 'TypeError', message: 'blocked' }], [{ name: ['SsrfBlockedIpError'] }]])(
 		'not an SSRF refusal: %j',
 		(failure) => {
 			expect(ssrfBlockedError(node, failure, 'https://10.1.2.3/v1')).toBeUndefined();
