@@ -300,6 +300,24 @@ describe('the transport against answers the sandbox never gives', () => {
 		expect(api.requests).toHaveLength(1);
 	});
 
+	// Each failure that ends a request frees its slot a timer turn late, so that the run sees it first.
+	test.each([
+		['an answer over 4 MB', { status: 200, body: { ok: true, data: { product_id: 1, new_stock: 1, pad: 'x'.repeat(5 * 1024 * 1024) } } }, /^The API's answer was larger than 4 MB/],
+		[
+			'a timestamp refusal from a clock 75 years ahead',
+			{ status: 401, headers: { date: 'Thu, 31 Dec 2099 23:59:59 GMT' }, body: { ok: false, error: { code: 'expired_timestamp', message: 'Timestamp expired.' } } },
+			/^The API refused the request's timestamp, and its clock is \d+ minutes ahead/,
+		],
+	])('%s stops a sheet at Concurrency 1 before its next row is sent', async (_, answer, message) => {
+		api = await startScriptedApi([answer, ok({ product_id: 2, new_stock: 1 })]);
+		const rows = [1, 2, 3].map((product_id) => ({ product_id, stock: 1 }));
+		const stock = { resource: 'stock', operation: 'update', productId: '={{ $json.product_id }}', stock: '={{ $json.stock }}', options: { concurrency: 1 } };
+		const { error } = await runNode({ parameters: stock, items: rows, credentials: credentialsFor(api.baseUrl, api.app) });
+		expect(error?.message).toMatch(message);
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(api.requests).toHaveLength(1);
+	});
+
 	test('requests ask for JSON as the spec says; only a request with a body declares one', async () => {
 		api = await startScriptedApi([ok({ pong: true }), ok({ product_id: 7, new_stock: 3 })]);
 		const credentials = credentialsFor(api.baseUrl, api.app);
