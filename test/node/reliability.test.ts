@@ -388,6 +388,7 @@ describe('retries and clock correction', () => {
 			const first = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(first.error?.message).toMatch(/^The API refused the request's timestamp, and its clock is \d+ minutes ahead of this machine's$/);
 			expect(first.error?.description).toMatch(/^The API's clock \(its Date header\) says 2099-12-31T23:59:59\.000Z, this machine's clock 20\d\d-.*up to 15 minutes .*set it right \(NTP\).*report it to the marketplace operator\.$/);
+			expect(first.error?.httpCode).toBe('401');
 			expect(api.requests).toHaveLength(1);
 			const second = await runNode({ parameters: ping, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(second.error).toBeUndefined();
