@@ -156,6 +156,7 @@ describe('the report of a run, fact by fact', () => {
 		report.repeated(2);
 		report.repeated(1);
 		expect(told(report)).toEqual(['3 order items came again on a later page (the list changed while it was read); each is in the output once.']);
+		expect(report.facts().map((f) => f.type)).toEqual(['info']);
 	});
 
 	test('waits: answers retried, and only the time the run stood still', () => {
