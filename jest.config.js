@@ -11,6 +11,8 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
+  // The longest files first, also where jest has no timings cached (test/sequencer.js).
+  testSequencer: '<rootDir>/test/sequencer.js',
   // Where the time goes, printed at the end (issue 44).
   reporters: ['default', '<rootDir>/test/timings-reporter.js'],
 };
