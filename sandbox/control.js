@@ -56,6 +56,11 @@ function createControl(ctx, hooks) {
     return order;
   }
 
+  /** A product as the control API shows it: its variants' ids and the variants themselves. */
+  function productView({ variant_ids, ...rest }) {
+    return { ...rest, variant_combination_ids: variant_ids, variants: variant_ids.map((id) => ctx.state.variants.get(id)) };
+  }
+
   function publicApp(app) {
     const { name, clientId, clientSecret, webhookSecret, sellerId, permissions, active, webhookUrl, webhookSignatureEncoding } = app;
     return { name, clientId, clientSecret, webhookSecret, sellerId, permissions, active, webhookUrl, webhookSignatureEncoding };
@@ -229,15 +234,14 @@ function createControl(ctx, hooks) {
     ['GET', /^\/products\/(\d+)$/, (m) => {
       const product = ctx.state.products.get(Number(m[1]));
       if (!product) throw new ControlError(404, `No product ${m[1]}.`);
-      const { variant_ids, ...rest } = product;
-      return { ...rest, variants: variant_ids.map((id) => ctx.state.variants.get(id)) };
+      const { variant_combination_ids, ...rest } = productView(product);
+      return rest;
     }],
+    // Each with its variants' stock: a test reads a whole catalogue's state in one request.
     ['GET', /^\/products$/, (m, body, query) => {
       const sellerId = Number(query.get('sellerId') ?? data.SELLERS[0].sellerId);
       const sku = query.get('sku');
-      return [...ctx.state.products.values()]
-        .filter((p) => (sku === null ? p.seller_id === sellerId : p.sku === sku))
-        .map(({ variant_ids, ...rest }) => ({ ...rest, variant_combination_ids: variant_ids }));
+      return [...ctx.state.products.values()].filter((p) => (sku === null ? p.seller_id === sellerId : p.sku === sku)).map(productView);
     }],
     ['GET', /^\/deliveries$/, (m, body, query) => ctx.webhooks.list(Object.fromEntries(query))],
     ['POST', /^\/deliveries\/wait$/, async () => (await ctx.webhooks.idle(), ctx.webhooks.list())],
