@@ -34,11 +34,21 @@ function streak(policy: RunPolicy, retryAfterMs: number | undefined, sentAt = Da
 	}
 }
 
-/** A policy whose rate the API has set: 8 of 16 answers accepted in 1 s, so 1.1 × 8 = 8.8 requests/s. */
+/** `count` windows of `n` answers in `ms` each, every `every`-th answer a 429. */
+function windows(policy: RunPolicy, count: number, ms: number, n: number, every = 0) {
+	for (let i = 0; i < count; i++) {
+		jest.advanceTimersByTime(ms);
+		answers(policy, n, every);
+	}
+}
+
+/**
+ * A policy whose rate the API has set: two windows (a cut takes two in a row) of 8 of 16 answers
+ * accepted in 1 s, so 1.1 × 8 = 8.8 requests/s.
+ */
 function pacedPolicy(concurrency = 8) {
 	const policy = new RunPolicy({ concurrency });
-	jest.advanceTimersByTime(1000);
-	answers(policy, 16, 2);
+	windows(policy, 2, 1000, 16, 2);
 	policy.answered(); // no streak under way (a window of its own, not judged)
 	return policy;
 }
@@ -161,14 +171,27 @@ describe('RunPolicy', () => {
 		policy.stop({ message: 'test' });
 	});
 
+	test('one window with over a third 429s does not cut the rate, two in a row do; a window below starts the count again', async () => {
+		const policy = new RunPolicy();
+		windows(policy, 1, 1000, 16, 2);
+		expect(policy.requestRate).toBe(Infinity); // random 429s fill one window that far about once in 42
+		windows(policy, 1, 1000, 16, 8); // 2 in 16
+		windows(policy, 1, 1000, 16, 2);
+		expect(policy.requestRate).toBe(Infinity);
+		windows(policy, 1, 1000, 16, 2);
+		expect(policy.requestRate).toBeCloseTo(8.8, 6);
+		policy.stop({ message: 'test' });
+	});
+
 	test('a window is judged only after 250 ms and 16 answers', async () => {
+		// Each after a window over the share, so that the next judged one would cut.
 		const early = new RunPolicy();
-		jest.advanceTimersByTime(249);
-		answers(early, 20, 2); // half of them 429, but too soon
+		windows(early, 1, 1000, 16, 2);
+		windows(early, 1, 249, 20, 2); // half of them 429, but too soon
 		expect(early.requestRate).toBe(Infinity);
 		const few = new RunPolicy();
-		jest.advanceTimersByTime(1000);
-		answers(few, 7, 2); // too few
+		windows(few, 1, 1000, 16, 2);
+		windows(few, 1, 1000, 7, 2); // too few
 		expect(few.requestRate).toBe(Infinity);
 		early.stop({ message: 'test' });
 		few.stop({ message: 'test' });
@@ -226,8 +249,7 @@ describe('RunPolicy', () => {
 	});
 	test('a judged cut never goes below 1 request per second', async () => {
 		const policy = new RunPolicy();
-		jest.advanceTimersByTime(60_000);
-		answers(policy, 16, 2); // 8 accepted in a minute
+		windows(policy, 2, 60_000, 16, 2); // 8 accepted in a minute, twice
 		expect(policy.requestRate).toBe(1);
 		policy.stop({ message: 'test' });
 	});
@@ -266,6 +288,8 @@ describe('RunPolicy', () => {
 		expect(policy.requestRate).toBeCloseTo(27.5, 6);
 		jest.advanceTimersByTime(1500);
 		answers(policy, 16, 2); // a real window after the pause: 8 accepted in 500 ms
+		expect(policy.requestRate).toBeCloseTo(27.5, 6); // one window does not cut
+		windows(policy, 1, 500, 16, 2); // and another: the cut, by this window alone
 		expect(policy.requestRate).toBeCloseTo(17.6, 6);
 		policy.stop({ message: 'test' });
 	});

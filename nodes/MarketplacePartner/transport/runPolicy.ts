@@ -37,12 +37,16 @@ const RATE_LIMIT_STREAK_SHARE = 1 / 4;
  * the few extra requests it refuses only wait their turn. A window with a few 429s keeps the rate,
  * so random load shedding (429s whatever the rate) never slows the run down; a window without any
  * raises it (see `ceiling`). A streak of 429s pauses the run, and gives an unpaced run its first
- * rate; windows with fewer than CUT_SHARE 429s bring the rate back up to the ceiling. Windows are
- * long enough (RATE_WINDOW_MIN_ANSWERS) that random 429s at 15 % rarely reach CUT_SHARE.
+ * rate; windows with fewer than CUT_SHARE 429s bring the rate back up to the ceiling. A cut takes
+ * CUT_WINDOWS windows in a row at CUT_SHARE: random 429s at 15 % fill one window of 16 answers that
+ * far about once in 42, so a 1,000-row sheet was cut about twice by chance and then crawled (a cut
+ * is only undone by windows without any 429, rare under random ones); two in a row, about once in
+ * 1,800, while a real limit refuses that share window after window.
  */
 const RATE_WINDOW_MS = 250;
 const RATE_WINDOW_MIN_ANSWERS = 16;
 const CUT_SHARE = 0.35;
+const CUT_WINDOWS = 2;
 const HEADROOM = 1.1;
 /** The rate never goes below this, in requests per second: pauses, not pacing, handle slower limits. */
 const MIN_RATE = 1;
@@ -82,6 +86,8 @@ export class RunPolicy {
 	private windowStart = Date.now();
 	private windowAnswers = 0;
 	private windowLimited = 0;
+	/** Judged windows in a row with CUT_SHARE of 429s or more. */
+	private limitedWindows = 0;
 	private inFlight = 0;
 	/** Requests waiting out a retry: with none in flight, the run stands still. */
 	private retrying = 0;
@@ -274,9 +280,11 @@ export class RunPolicy {
 	private judgeRate(): void {
 		const elapsed = Date.now() - this.windowStart;
 		if (elapsed < RATE_WINDOW_MS || this.windowAnswers < RATE_WINDOW_MIN_ANSWERS) return;
-		if (this.windowLimited >= CUT_SHARE * this.windowAnswers) {
+		const limited = this.windowLimited >= CUT_SHARE * this.windowAnswers;
+		this.limitedWindows = limited ? this.limitedWindows + 1 : 0;
+		if (limited) {
 			const accepted = HEADROOM * this.windowRate();
-			if (accepted < this.rate) this.rate = this.ceiling = Math.max(MIN_RATE, accepted);
+			if (this.limitedWindows >= CUT_WINDOWS && accepted < this.rate) this.rate = this.ceiling = Math.max(MIN_RATE, accepted);
 		} else if (this.rate !== Infinity) {
 			// Once the rate is twice what the run manages to send, pacing no longer limits it
 			// (Concurrency or the API's speed does): stop pacing. Below the ceiling (after a streak
