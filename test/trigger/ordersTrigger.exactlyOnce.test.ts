@@ -46,109 +46,114 @@ const RUNS: Array<[string, { listOrder: string; style?: Record<string, unknown>;
 	],
 ];
 
-describe.each(RUNS)('Orders Trigger, exactly once, list ordered by %s', (_, { listOrder, style = {}, credentialZone = 'UTC', polls: POLLS = 150 }) => {
-	let sb: RunningSandbox;
-
-	beforeAll(async () => {
-		sb = await startSandbox({ orders: 300, listOrder, seed: 11, ...style });
-	});
-	afterAll(() => sb.close());
-
-	test(`${POLLS} polls with changes between and during them, faults and restarts`, async () => {
-		const app = sb.apps['seller-a-full'];
-		const random = createRandom(listOrder.length * 7919 + POLLS);
-		const control = sb.control;
-		const seq = async () => ((await control('GET', '/changes')) as Change[]).at(-1)?.seq ?? 0;
-		const h = new PollHarness(
-			{ events: ['order.created', 'order.updated'], options: { overlapSeconds: 0, skewSeconds: 0 } },
-			credentialsFor(sb.baseUrl, app, { timeZone: credentialZone }),
-		);
-		await control('POST', '/faults', { retryAfterSec: 0 });
-		await control('POST', '/changes', { clientId: app.clientId, changes: { statusChanges: 5 } }); // history
-		const beforeActivation = await seq();
-		expect((await h.activate()).error).toBeUndefined();
-		const activated = await seq();
-
-		const polls: Array<{ from: number; to: number; ok: boolean }> = [];
-		let failures = 0;
-		let restarts = 0;
-		for (let i = 0; i < POLLS; i++) {
-			// A window of more than a page, read once its changes are older than the next window's start
-			// would be (no overlap here): an entry skipped by a move between pages is then lost for good
-			// unless the poll notices the move.
-			const burst = i % 50 === 10;
-			await control('POST', '/changes', {
-				clientId: app.clientId,
-				changes: { statusChanges: random.int(0, 3), newOrders: burst ? 160 : random.int(0, 2), sameSecond: random.int(0, 1) },
-			});
-			if (burst) await new Promise((r) => setTimeout(r, 2100));
-			const failMidway = i % 15 === 7;
-			const pages = burst
-				? [{ statusChanges: 10 }, { statusChanges: 10 }]
-				: [
-						{ statusChanges: random.int(0, 2), newOrders: random.int(0, 1), sameSecond: random.int(0, 1), ...(failMidway ? { deactivateApp: true } : {}) },
-						{ statusChanges: random.int(0, 2), sameSecond: random.int(0, 1) },
-					];
-			await control('POST', '/churn', { clientId: app.clientId, pages });
-			const fault = random.int(0, 9);
-			if (fault === 0) await control('POST', '/faults', { next429: 1 });
-			if (fault === 1) await control('POST', '/faults', { next5xx: 1 });
-			if (fault === 2) await control('POST', '/faults', { nextDrop: 1 });
-
-			const from = await seq();
-			const outcome = i % 20 === 19 && Object.keys(h.saved).length ? (restarts++, await h.restart()) : await h.poll();
-			polls.push({ from, to: await seq(), ok: !outcome.error });
-			if (outcome.error) {
-				failures++;
-				expect(outcome.error.message).toMatch(/deactivated/);
-				await control('POST', `/apps/${app.clientId}`, { active: true });
-			}
+// The runs go at once, each against its own sandbox: one run's waits (a burst ageing, retries) are
+// another's time to compute, and the file takes about its CPU time rather than the sum of its waits.
+describe('Orders Trigger, exactly once', () => {
+	test.concurrent.each(RUNS)('list ordered by %s: polls with changes between and during them, faults and restarts', async (_, { listOrder, style = {}, credentialZone = 'UTC', polls = 150 }) => {
+		const sb = await startSandbox({ orders: 300, listOrder, seed: 11, ...style });
+		try {
+			await exactlyOnce(sb, listOrder, credentialZone, polls);
+		} finally {
+			await sb.close();
 		}
-		// Quiet: what is still in flight comes out.
-		await control('POST', '/churn', { clientId: app.clientId, pages: [] });
-		await control('POST', '/faults/reset');
-		for (let i = 0; i < 2; i++) expect((await h.poll()).error).toBeUndefined();
-
-		const log: Change[] = await control('GET', '/changes');
-		const delivered = h.emitted.map(({ event, ...entry }) => stateText(entry));
-		const logged = new Map(log.map((c) => [stateText(c.entry), c.seq]));
-
-		// Nothing repeated.
-		expect(delivered.length - new Set(delivered).size).toBe(0);
-		// Nothing made up, nothing from before the activation.
-		for (const text of delivered) expect(logged.get(text)).toBeGreaterThan(beforeActivation);
-
-		// Nothing missed: every state that was current for the whole of some successful poll after the
-		// activation (a poll can see it), including every order item's final state.
-		const deliveredSet = new Set(delivered);
-		const nextChange = new Map<number, number>(); // seq -> seq of the same item's next change
-		const lastOf = new Map<number, Change>();
-		for (const c of log) {
-			const previous = lastOf.get(c.order_item_id);
-			if (previous) nextChange.set(previous.seq, c.seq);
-			lastOf.set(c.order_item_id, c);
-		}
-		// A state identical to one from before the activation, in the same second (A -> B -> A), is that
-		// state again to anyone reading the list: history, not a change.
-		const history = new Set(log.filter((c) => c.seq <= activated).map((c) => stateText(c.entry)));
-		const missed = log.filter((c) => {
-			if (c.seq <= activated || deliveredSet.has(stateText(c.entry)) || history.has(stateText(c.entry))) return false;
-			const until = nextChange.get(c.seq) ?? Infinity;
-			return polls.some((p) => p.ok && c.seq <= p.from && until > p.to);
-		});
-		expect(missed).toEqual([]);
-		for (const c of lastOf.values()) {
-			if (c.seq > activated && !history.has(stateText(c.entry))) expect(deliveredSet.has(stateText(c.entry))).toBe(true);
-		}
-
-		// The test did what it says.
-		expect(polls).toHaveLength(POLLS);
-		expect(failures).toBe(Math.floor((POLLS + 7) / 15));
-		expect(restarts).toBe(Math.floor(POLLS / 20));
-		expect(log.length - activated).toBeGreaterThan(POLLS * 6);
-		const stats = await control('GET', '/stats');
-		expect(stats.byCode).toMatchObject({ rate_limited: expect.any(Number), service_unavailable: expect.any(Number), dropped: expect.any(Number) });
-		// Intermediate states overwritten between two polls cannot be seen by any poller; the rest were.
-		expect(delivered.length).toBeGreaterThan((log.length - activated) * 0.5);
 	}, 120_000);
 });
+
+/** POLLS polls with changes between and during them, faults and restarts: every state delivered once. */
+async function exactlyOnce(sb: RunningSandbox, listOrder: string, credentialZone: string, POLLS: number) {
+	const app = sb.apps['seller-a-full'];
+	const random = createRandom(listOrder.length * 7919 + POLLS);
+	const control = sb.control;
+	const seq = async () => ((await control('GET', '/changes')) as Change[]).at(-1)?.seq ?? 0;
+	const h = new PollHarness(
+		{ events: ['order.created', 'order.updated'], options: { overlapSeconds: 0, skewSeconds: 0 } },
+		credentialsFor(sb.baseUrl, app, { timeZone: credentialZone }),
+	);
+	await control('POST', '/faults', { retryAfterSec: 0 });
+	await control('POST', '/changes', { clientId: app.clientId, changes: { statusChanges: 5 } }); // history
+	const beforeActivation = await seq();
+	expect((await h.activate()).error).toBeUndefined();
+	const activated = await seq();
+
+	const polls: Array<{ from: number; to: number; ok: boolean }> = [];
+	let failures = 0;
+	let restarts = 0;
+	for (let i = 0; i < POLLS; i++) {
+		// A window of more than a page, read once its changes are older than the next window's start
+		// would be (no overlap here): an entry skipped by a move between pages is then lost for good
+		// unless the poll notices the move.
+		const burst = i % 50 === 10;
+		await control('POST', '/changes', {
+			clientId: app.clientId,
+			changes: { statusChanges: random.int(0, 3), newOrders: burst ? 160 : random.int(0, 2), sameSecond: random.int(0, 1) },
+		});
+		if (burst) await new Promise((r) => setTimeout(r, 2100));
+		const failMidway = i % 15 === 7;
+		const pages = burst
+			? [{ statusChanges: 10 }, { statusChanges: 10 }]
+			: [
+					{ statusChanges: random.int(0, 2), newOrders: random.int(0, 1), sameSecond: random.int(0, 1), ...(failMidway ? { deactivateApp: true } : {}) },
+					{ statusChanges: random.int(0, 2), sameSecond: random.int(0, 1) },
+				];
+		await control('POST', '/churn', { clientId: app.clientId, pages });
+		const fault = random.int(0, 9);
+		if (fault === 0) await control('POST', '/faults', { next429: 1 });
+		if (fault === 1) await control('POST', '/faults', { next5xx: 1 });
+		if (fault === 2) await control('POST', '/faults', { nextDrop: 1 });
+
+		const from = await seq();
+		const outcome = i % 20 === 19 && Object.keys(h.saved).length ? (restarts++, await h.restart()) : await h.poll();
+		polls.push({ from, to: await seq(), ok: !outcome.error });
+		if (outcome.error) {
+			failures++;
+			expect(outcome.error.message).toMatch(/deactivated/);
+			await control('POST', `/apps/${app.clientId}`, { active: true });
+		}
+	}
+	// Quiet: what is still in flight comes out.
+	await control('POST', '/churn', { clientId: app.clientId, pages: [] });
+	await control('POST', '/faults/reset');
+	for (let i = 0; i < 2; i++) expect((await h.poll()).error).toBeUndefined();
+
+	const log: Change[] = await control('GET', '/changes');
+	const delivered = h.emitted.map(({ event, ...entry }) => stateText(entry));
+	const logged = new Map(log.map((c) => [stateText(c.entry), c.seq]));
+
+	// Nothing repeated.
+	expect(delivered.length - new Set(delivered).size).toBe(0);
+	// Nothing made up, nothing from before the activation.
+	for (const text of delivered) expect(logged.get(text)).toBeGreaterThan(beforeActivation);
+
+	// Nothing missed: every state that was current for the whole of some successful poll after the
+	// activation (a poll can see it), including every order item's final state.
+	const deliveredSet = new Set(delivered);
+	const nextChange = new Map<number, number>(); // seq -> seq of the same item's next change
+	const lastOf = new Map<number, Change>();
+	for (const c of log) {
+		const previous = lastOf.get(c.order_item_id);
+		if (previous) nextChange.set(previous.seq, c.seq);
+		lastOf.set(c.order_item_id, c);
+	}
+	// A state identical to one from before the activation, in the same second (A -> B -> A), is that
+	// state again to anyone reading the list: history, not a change.
+	const history = new Set(log.filter((c) => c.seq <= activated).map((c) => stateText(c.entry)));
+	const missed = log.filter((c) => {
+		if (c.seq <= activated || deliveredSet.has(stateText(c.entry)) || history.has(stateText(c.entry))) return false;
+		const until = nextChange.get(c.seq) ?? Infinity;
+		return polls.some((p) => p.ok && c.seq <= p.from && until > p.to);
+	});
+	expect(missed).toEqual([]);
+	for (const c of lastOf.values()) {
+		if (c.seq > activated && !history.has(stateText(c.entry))) expect(deliveredSet.has(stateText(c.entry))).toBe(true);
+	}
+
+	// The test did what it says.
+	expect(polls).toHaveLength(POLLS);
+	expect(failures).toBe(Math.floor((POLLS + 7) / 15));
+	expect(restarts).toBe(Math.floor(POLLS / 20));
+	expect(log.length - activated).toBeGreaterThan(POLLS * 6);
+	const stats = await control('GET', '/stats');
+	expect(stats.byCode).toMatchObject({ rate_limited: expect.any(Number), service_unavailable: expect.any(Number), dropped: expect.any(Number) });
+	// Intermediate states overwritten between two polls cannot be seen by any poller; the rest were.
+	expect(delivered.length).toBeGreaterThan((log.length - activated) * 0.5);
+}
