@@ -343,8 +343,12 @@ describe('the credential signer: shapes at the edges', () => {
 		expectSignedAsSent(signed, '/join.php');
 	});
 
-	test('a POST whose body is null is sent without a body, signed with the empty body', async () => {
-		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/null.php`, body: null as unknown as IHttpRequestOptions['body'] });
+	test.each([
+		['null', null],
+		['not given', undefined],
+		['empty text', ''],
+	])('a POST whose body is %s is sent without a body, signed with the empty body', async (_, body) => {
+		const signed = await signRequestOptions(creds, { method: 'POST', url: `${BASE}/null.php`, body: body as IHttpRequestOptions['body'] });
 		expect(signed).not.toHaveProperty('body');
 		expect(Object.keys(headersOf(signed)).map((k) => k.toLowerCase())).not.toContain('content-type');
 		expectSignedAsSent(signed, '/null.php');

@@ -84,7 +84,7 @@ function appendQuery(url: string, qs: IDataObject | undefined): string {
 
 /** The body as the exact text that will be sent; objects are serialised here, once. */
 function rawBodyOf(body: IHttpRequestOptions['body']): string {
-	if (body === undefined || body === null || body === '') return '';
+	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') return body;
 	if (Buffer.isBuffer(body)) return body.toString('utf8');
 	if (body instanceof URLSearchParams) return body.toString();
