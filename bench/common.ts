@@ -41,6 +41,14 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/**
+ * Runs a trial's steps, each side of a comparison one, starting with a different one each trial
+ * (trial r starts with step r mod n): no side always runs first, on a heap the other left behind.
+ */
+export async function inTurns(trial: number, steps: Array<() => Promise<unknown>>): Promise<void> {
+	for (let k = 0; k < steps.length; k++) await steps[(trial + k) % steps.length]();
+}
+
 /** A ratio of trials run in pairs, alternately (ours, then the reference): each pair's ratio, their median and spread. */
 export interface PairedRatio {
 	ratio: number;
