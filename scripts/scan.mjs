@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm run scan [-- <dir>]`: n8n's community-package scanner (@n8n/scan-community-package), offline.
+// `npm run scan [-- <dir> | --built]`: n8n's community-package scanner (@n8n/scan-community-package), offline.
 // `npx @n8n/scan-community-package <name>` needs the published package, its npm provenance and the
 // attested GitHub commit; the two legs it then runs are run here the same way: its ESLint rules
 // (inline eslint-disable comments ignored) over the source's nodes/, credentials/ and package.json,
 // and over the compiled .js and package.json of the packed tarball. With a directory, only the
-// source leg runs over that directory (the tests use it on a copy with a planted violation).
+// source leg runs over that directory (the tests use it on a copy with a planted violation). With
+// --built, dist/ is packed as it is (the tests build it once for every file that reads it).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,11 +29,12 @@ function report(label, result) {
 }
 
 async function scan() {
-  const only = process.argv[2];
+  const built = process.argv[2] === '--built';
+  const only = built ? undefined : process.argv[2];
   if (only) return report(`source ${only}`, await analyzePackage(path.resolve(only), SOURCE_FILE_PATTERNS));
 
   const sourceOk = report('source (nodes/, credentials/, package.json)', await analyzePackage(ROOT, SOURCE_FILE_PATTERNS));
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (!built) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }));
   const unpacked = path.join(work, 'package');
   mkdirSync(unpacked);

@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildOnce } from '../helpers/build';
 import { outputSchemaFile, readSchema } from '../helpers/outputSchema';
 import { tempDir } from '../helpers/tempDir';
 
@@ -13,7 +14,7 @@ const temp = tempDir('n8n-partner-build-');
 const npm = (args: string[]) => execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: temp.env });
 
 describe('package', () => {
-	beforeAll(() => npm(['run', 'build']), 120_000);
+	beforeAll(buildOnce, 180_000);
 	afterAll(() => temp.remove());
 
 	test('has no runtime dependencies and n8n-workflow as a "*" peer', () => {

@@ -5,12 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildOnce } from '../helpers/build';
 
 const root = path.join(__dirname, '../..');
 const scan = (...args: string[]) => spawnSync('node', ['scripts/scan.mjs', ...args], { cwd: root, encoding: 'utf8' });
 
-test('the source and the packed tarball pass the scanner', () => {
-	const result = scan();
+test('the source and the packed tarball pass the scanner', async () => {
+	await buildOnce();
+	const result = scan('--built');
 	expect(result.stdout).toMatch(/^passed: source/m);
 	expect(result.stdout).toMatch(/^passed: tarball n8n-nodes-marketplace-partner-/m);
 	expect(result.status).toBe(0);
