@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // `npm run build` once per jest run, for every test file that reads dist/ (build.test.ts and
 // scanner.test.ts). tsup empties dist/ before it writes: two builds at once, in two jest workers,
 // could leave one file reading a dist/ the other is rebuilding. One build is also half the CPU.
