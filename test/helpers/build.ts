@@ -30,7 +30,8 @@ export async function buildOnce(): Promise<void> {
 	const outcome = path.join(claim, 'outcome');
 	try {
 		mkdirSync(claim); // atomic: the first file to get here builds
-	} catch {
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 		for (const until = Date.now() + 180_000; !existsSync(outcome); ) {
 			if (Date.now() > until) throw new Error('Waited 3 minutes for another test file\'s npm run build.');
 			await new Promise((resolve) => setTimeout(resolve, 100));
