@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { DEFAULT_HEADER_PREFIX } from '../nodes/MarketplacePartner/transport/credentials';
 import { signRequestOptions } from '../nodes/MarketplacePartner/transport/requestSigner';
+import { FALSE_FLAG_SPELLINGS } from '../nodes/MarketplacePartner/transport/answers';
 
 export class MarketplacePartnerApi implements ICredentialType {
 	name = 'marketplacePartnerApi';
@@ -130,8 +131,8 @@ export class MarketplacePartnerApi implements ICredentialType {
 			...codeRules(['endpoint_not_found'], 'The Base URL has no Partner API /ping.php under it: check it is the partner API address ending in /v1.'),
 			...codeRules(['rate_limited'], 'The API is rate limiting this partner application: try again in a minute.'),
 			...codeRules(['service_unavailable'], 'The API is unavailable at the moment: try again later.'),
-			// Any other refusal, with the ok flag as JSON or as PHP writes it.
-			...[false, 0, '0', 'false'].map((value) => ({
+			// Any other refusal, with the ok flag as JSON or as PHP writes it: every form the nodes read as false.
+			...FALSE_FLAG_SPELLINGS.map((value) => ({
 				type: 'responseSuccessBody' as const,
 				properties: {
 					key: 'ok',

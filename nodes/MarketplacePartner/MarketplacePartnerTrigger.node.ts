@@ -8,12 +8,13 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, DEFAULT_HEADER_PREFIX } from './transport/credentials';
+import { CREDENTIAL_TYPE, headerPrefixOf, webhookSecretsOf } from './transport/credentials';
 import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
 import { deliveryKeyOf, InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
 import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './helpers/triggerPanel';
+import { cut } from './helpers/untrusted';
 
 // The deliveries this process answered, per trigger, beside the stored record (helpers/deliveryLog.ts).
 const inMemory = new Map<string, ProcessRecord>();
@@ -149,7 +150,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 		} catch (error) {
 			// n8n starts a run (with an empty item) when a trigger's webhook() throws: answered here
 			// instead, nothing runs for a delivery that could not be checked.
-			this.logger.error(`Marketplace Partner Trigger: a delivery could not be checked: ${(error as Error).message}`);
+			this.logger.error(`Marketplace Partner Trigger: a delivery could not be checked: ${cut(String((error as Error)?.message), 500)}`);
 			// Every step that can throw comes before any answer.
 			this.getResponseObject().status(500).send('Internal Server Error: the delivery could not be checked and was not accepted').end();
 			return { noWebhookResponse: true };
@@ -178,11 +179,11 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 
 	const nowMs = Date.now();
 	const check = (credentials: ICredentialDataDecryptedObject) => {
-		const prefix = String(credentials.headerPrefix || DEFAULT_HEADER_PREFIX).toLowerCase();
+		const prefix = headerPrefixOf(credentials).toLowerCase();
 		// Node.js joins a repeated header into one value and strips SP and HTAB around it; nothing else.
 		const header = (name: string) => req.get(`${prefix}${name}`);
 		const verdict = readWebhook({
-			secrets: [credentials.webhookSecret, credentials.previousWebhookSecret].filter((secret): secret is string => typeof secret === 'string'),
+			secrets: webhookSecretsOf(credentials),
 			idHeader: header('webhook-id'),
 			timestampHeader: header('webhook-timestamp'),
 			signatureHeader: header(SIGNATURE_HEADER),

@@ -7,13 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
-import { hasMoreOf, PageCheck, readOrdersPage } from '../MarketplacePartner/transport/answers';
+import { PageCheck, statusMatches } from '../MarketplacePartner/transport/answers';
+import { listRequestOf, reportPage } from '../MarketplacePartner/transport/orderPages';
 import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
 import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toWholeNumber } from '../MarketplacePartner/helpers/values';
-import { textOf } from '../MarketplacePartner/helpers/untrusted';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, seenSets, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
+import { jsonPreview, textOf } from '../MarketplacePartner/helpers/untrusted';
+import { changeKey, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -215,6 +216,7 @@ async function pollChanges(
 	const added: Array<[string, string]> = [];
 	const emitted: INodeExecutionData[] = [];
 	let repeats = 0;
+	const unreadable: unknown[] = [];
 	let newest: number | undefined;
 	for (const entry of entries) {
 		const updatedMs = parseApiDate(entry.updated_at);
@@ -224,13 +226,14 @@ async function pollChanges(
 			repeats++;
 			continue;
 		}
+		if (updatedMs === undefined) unreadable.push(entry.updated_at);
 		keys.add(key);
 		added.push([textOf(entry.updated_at), key]);
-		const id = textOf(entry.order_item_id);
+		const id = orderItemKey(entry);
 		const created = !orderItemIds.has(id) && (parseApiDate(entry.created_at) ?? -Infinity) > windowStartMs;
 		orderItemIds.add(id);
 		const event: OrderEvent = created ? 'order.created' : 'order.updated';
-		if (baseline || !events.includes(event) || (status !== undefined && entry.status !== status)) continue;
+		if (baseline || !events.includes(event) || (status !== undefined && !statusMatches(entry.status, status))) continue;
 		emitted.push({ json: { event, ...entry } });
 	}
 
@@ -239,9 +242,21 @@ async function pollChanges(
 		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: wallClockMs(startedMs, timeZone) }, margins)
 		: windowStart;
 	const output = await withDetail.call(this, emitted, options);
-	const seen = remember(state?.seen ?? {}, added, since);
-	Object.assign(staticData, { version: 1, since, seen });
+	const kept = remember(state?.seen ?? {}, added, since, Date.now());
+	Object.assign(staticData, { version: 1, ...kept });
 	const report = runPolicyOf(this).report;
+	if (unreadable.length > 0) {
+		report.tell({
+			type: 'warning',
+			message: `${unreadable.length} changed order items had an updated_at the node cannot read as a datetime (e.g. ${jsonPreview(unreadable[0], 60)}), so no window can tell when they are old: each was emitted once and is remembered for ${UNREADABLE_KEEP_MS / 3_600_000} hours. Report it to the marketplace operator.`,
+		});
+	}
+	if (kept.since !== since) {
+		report.tell({
+			type: 'warning',
+			message: `The trigger remembers at most ${MAX_SEEN_KEYS.toLocaleString('en-US')} changes, and this window held more: the oldest were forgotten and the next window starts at ${kept.since}. A change stamped before that, which the API shows only later, will not be emitted.`,
+		});
+	}
 	if (state && !polledActivations.has(this)) {
 		report.windowReread(windowStart, Math.round((wallClockMs(startedMs, timeZone) - windowStartMs) / 1000), repeats);
 	}
@@ -262,13 +277,17 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 	const entries: IDataObject[] = [];
 	for (let scan = 0; scan < MAX_SCANS; scan++) {
 		// Each scan is a walk of its own (it reads the same entries again), checked as walkOrders checks one.
-		const check = new PageCheck(this.getNode());
+		// Held to the window asked: an entry updated at or before its start is never a change.
+		const request = { updatedAfter };
+		const check = new PageCheck(this.getNode(), undefined, request);
 		let moved = false;
 		let expectFirst: string | undefined;
 		for (let offset = 0; ; ) {
 			const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit: PAGE_SIZE, offset, updated_after: updatedAfter } });
-			const { orders, fresh, more } = check.page(offset, data, expectFirst === undefined ? 0 : 1);
-			runPolicyOf(this).report.page(offset, PAGE_SIZE, orders.length, hasMoreOf(data));
+			const overlap = expectFirst === undefined ? 0 : 1;
+			const page = check.page(offset, data, PAGE_SIZE, overlap);
+			reportPage(runPolicyOf(this).report, offset, PAGE_SIZE, data, page, request, { countRepeats: false });
+			const { orders, fresh, more } = page;
 			for (const order of fresh) entries.push(order);
 			if (expectFirst !== undefined && textOf(orders[0]?.order_item_id) !== expectFirst) {
 				moved = true;
@@ -278,9 +297,9 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 			if (!more) break;
 			check.next();
 			// The next page starts with this page's last entry, to see whether the list moved.
-			const overlap = orders.length > 1 ? 1 : 0;
-			expectFirst = overlap ? textOf(orders[orders.length - 1].order_item_id) : undefined;
-			offset += orders.length - overlap;
+			const next = orders.length > 1 ? 1 : 0;
+			expectFirst = next ? textOf(orders[orders.length - 1].order_item_id) : undefined;
+			offset += orders.length - next;
 		}
 		if (!moved) return { entries, settled: true };
 	}
@@ -292,10 +311,12 @@ async function latestChange(this: IPollFunctions, events: OrderEvent[], status: 
 	const { timeZone } = await apiCredentials.call(this);
 	const now = Date.now();
 	for (const hours of SAMPLE_LOOKBACK_HOURS) {
-		const data = await apiRequest.call(this, 'GET', '/orders.php', {
-			qs: { limit: PAGE_SIZE, status, updated_after: formatApiDateTime(now - hours * 3_600_000, timeZone) },
-		});
-		const orders = readOrdersPage(data).orders.map((entry) => ({
+		const qs = { limit: PAGE_SIZE, status, updated_after: formatApiDateTime(now - hours * 3_600_000, timeZone) };
+		const data = await apiRequest.call(this, 'GET', '/orders.php', { qs });
+		const request = listRequestOf(qs);
+		const page = new PageCheck(this.getNode(), undefined, request).page(0, data, PAGE_SIZE);
+		reportPage(runPolicyOf(this).report, 0, PAGE_SIZE, data, page, request);
+		const orders = page.fresh.map((entry) => ({
 			entry,
 			event: (entry.created_at === entry.updated_at ? 'order.created' : 'order.updated') as OrderEvent,
 		}));

@@ -85,7 +85,7 @@ describe('the page check of a walk', () => {
 	const answer = (ids: Array<number | string>, offset?: number) => ({ orders: page(...ids), pagination: { has_more: true, ...(offset === undefined ? {} : { offset }) } });
 	const walk = (pages: Array<[Array<number | string>, number, number?]>, itemIndex?: number) => {
 		const check = new PageCheck(node, itemIndex);
-		return pages.map(([ids, offset, answeredAt]) => check.page(offset, answer(ids, answeredAt)).fresh.map((o) => o.order_item_id));
+		return pages.map(([ids, offset, answeredAt]) => check.page(offset, answer(ids, answeredAt), 100).fresh.map((o) => o.order_item_id));
 	};
 	const caught = (run: () => unknown) => {
 		try {
@@ -128,21 +128,21 @@ describe('the page check of a walk', () => {
 
 	test('the last page ends a walk whatever it holds', () => {
 		const check = new PageCheck(node);
-		check.page(0, answer([1, 2]));
-		check.page(2, answer([1, 2]));
-		expect(check.page(4, { orders: page(1, 2), pagination: { has_more: false } })).toMatchObject({ fresh: [], more: false });
+		check.page(0, answer([1, 2]), 2);
+		check.page(2, answer([1, 2]), 2);
+		expect(check.page(4, { orders: page(1, 2), pagination: { has_more: false } }, 2)).toMatchObject({ fresh: [], more: false });
 	});
 
 	test(`the caps: ${MAX_WALK_PAGES} pages, or ${MAX_WALK_ORDERS} order items`, () => {
 		const pages = new PageCheck(node);
 		for (let n = 0; n < MAX_WALK_PAGES; n++) {
 			expect(() => pages.next()).not.toThrow();
-			pages.page(n, answer([n + 1], n));
+			pages.page(n, answer([n + 1], n), 1);
 		}
 		expect(caught(() => pages.next())?.message).toBe('The orders list goes on past 1,000 pages (1,000 order items), where the node stops reading it');
 		const orders = new PageCheck(node);
 		const ids = Array.from({ length: MAX_WALK_ORDERS }, (_, n) => n + 1);
-		orders.page(0, answer(ids, 0));
+		orders.page(0, answer(ids, 0), MAX_WALK_ORDERS);
 		expect(caught(() => orders.next())?.description).toMatch(/^One read of the list stops at 1,000 pages or 100,000 order items, so that a run cannot grow without end\. Narrow the list/);
 	});
 });

@@ -135,16 +135,17 @@ describe('Order operations in the n8n engine', () => {
 	});
 
 	test('Return All over a list that never ends: stopped at 100,000 order items, with the cap named', async () => {
-		// Pages of 5,000 new order items each, whatever the limit asked, has_more always.
+		// Full pages of new order items, has_more always (a page beyond the limit is read only as far as the limit).
 		const api = await startScriptedApi((request) => {
-			const offset = Number(new URL(request.url, 'http://x').searchParams.get('offset'));
-			return ok({ orders: Array.from({ length: 5000 }, (_, n) => ({ order_item_id: offset + n + 1 })), pagination: { offset, has_more: true } });
+			const query = new URL(request.url, 'http://x').searchParams;
+			const offset = Number(query.get('offset'));
+			return ok({ orders: Array.from({ length: Number(query.get('limit')) }, (_, n) => ({ order_item_id: offset + n + 1 })), pagination: { offset, has_more: true } });
 		});
 		try {
 			const { items, error } = await runNode({ parameters: { resource: 'order', operation: 'getMany', returnAll: true }, credentials: credentialsFor(api.baseUrl, api.app) });
 			expect(items).toEqual([]);
-			expect(error?.message).toBe('The orders list goes on past 20 pages (100,000 order items), where the node stops reading it');
-			expect(api.requests).toHaveLength(20);
+			expect(error?.message).toBe('The orders list goes on past 1,000 pages (100,000 order items), where the node stops reading it');
+			expect(api.requests).toHaveLength(1000);
 		} finally {
 			await api.close();
 		}

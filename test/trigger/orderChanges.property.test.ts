@@ -54,15 +54,21 @@ describe("the Orders Trigger's memory over any entry", () => {
 		budget.expectKept();
 	});
 
-	test('remember keeps every state by its own updated_at, names every object inherits included, and forgets only those before the window', () => {
-		const updatedAt = fc.oneof(fc.constantFrom(...INHERITED, '2026-05-01 10:00:00', '2026-05-01 09:00:00'), fc.string());
+	test('remember keeps every state by its own updated_at, names every object inherits included, forgets only those before the window, and keeps an unreadable one by when it was seen', () => {
+		const updatedAt = fc.oneof(fc.constantFrom(...INHERITED, '2026-05-01 10:00:00', '2026-05-01 09:00:00', '?1777000000'), fc.string());
+		const now = Date.UTC(2026, 4, 1, 12);
 		fc.assert(
 			fc.property(fc.array(fc.tuple(updatedAt, fc.string()), { maxLength: 20 }), fc.array(fc.tuple(updatedAt, fc.string()), { maxLength: 20 }), (before, added) => {
-				const first = remember({}, before, '2026-05-01 09:30:00');
-				const seen = remember(JSON.parse(JSON.stringify(first)), added, '2026-05-01 09:30:00');
+				const first = remember({}, before, '2026-05-01 09:30:00', now);
+				const { seen, since } = remember(JSON.parse(JSON.stringify(first.seen)), added, '2026-05-01 09:30:00', now + 1000);
 				const expected = new Map<string, string[]>();
-				for (const [at, key] of [...before, ...added]) if ((parseApiDate(at) ?? Infinity) > (parseApiDate('2026-05-01 09:30:00') as number)) expected.set(at, [...(expected.get(at) ?? []), key]);
+				for (const [at, key, seenAt] of [...before.map(([a, k]) => [a, k, now / 1000]), ...added.map(([a, k]) => [a, k, now / 1000 + 1])] as Array<[string, string, number]>) {
+					const ms = parseApiDate(at);
+					const bucket = ms === undefined ? `?${seenAt}` : ms > (parseApiDate('2026-05-01 09:30:00') as number) ? at : undefined;
+					if (bucket !== undefined) expected.set(bucket, [...(expected.get(bucket) ?? []), key]);
+				}
 				expect(new Map(Object.entries(seen))).toEqual(expected);
+				expect([first.since, since]).toEqual(['2026-05-01 09:30:00', '2026-05-01 09:30:00']);
 			}),
 			{ numRuns: 500 },
 		);

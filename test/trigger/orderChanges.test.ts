@@ -73,9 +73,9 @@ describe('parseApiDate', () => {
 describe('remember and nextSince', () => {
 	test('keys stay while the next window can still return them', () => {
 		const seen = { '2026-03-01 09:59:59': ['a'], '2026-03-01 10:00:00': ['b'] };
-		expect(remember(seen, [['2026-03-01 10:00:01', 'c']], '2026-03-01 10:00:00')).toEqual({ '2026-03-01 10:00:01': ['c'] });
+		expect(remember(seen, [['2026-03-01 10:00:01', 'c']], '2026-03-01 10:00:00', 0)).toEqual({ seen: { '2026-03-01 10:00:01': ['c'] }, since: '2026-03-01 10:00:00' });
 		// A start that is not a date forgets nothing.
-		expect(remember(seen, [], 'not a date')).toEqual(seen);
+		expect(remember(seen, [], 'not a date', 0)).toEqual({ seen, since: 'not a date' });
 	});
 
 	// The poll started at 10:00:30.4 on n8n's clock, written in the credential's zone.
@@ -116,7 +116,7 @@ describe('remember and nextSince', () => {
 			['2026-03-01 10:00:00', 'at'],
 			['2026-03-01 10:00:01', 'after'],
 		];
-		expect(remember({}, added, '2026-03-01 10:00:00')).toEqual({ '2026-03-01 10:00:01': ['after'] });
+		expect(remember({}, added, '2026-03-01 10:00:00', 0).seen).toEqual({ '2026-03-01 10:00:01': ['after'] });
 	});
 
 	test('a current start that is not a date is moved to the computed one', () => {

@@ -34,7 +34,8 @@ describe('Orders Trigger: entries whose updated_at or id is a name every object 
 		expect(activation.error).toBeUndefined();
 		expect(activation.items!.map((i) => [i.order_item_id, i.updated_at])).toEqual(expect.arrayContaining(first.map((e) => [e.order_item_id, e.updated_at])));
 		expect(activation.items).toHaveLength(first.length);
-		expect(Object.keys(h.state.seen as IDataObject)).toEqual(expect.arrayContaining(NAMES));
+		// Unreadable as datetimes: kept under when they were first seen (for a day), not under their text.
+		expect(Object.keys(h.state.seen as IDataObject).sort()).toEqual(['2026-05-01 10:00:01', '2026-05-01 10:00:02', expect.stringMatching(/^\?\d{10}$/)]);
 
 		expect(await h.poll()).toEqual({ items: null, error: undefined });
 		expect(await h.restart()).toEqual({ items: null, error: undefined });

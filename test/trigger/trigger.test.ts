@@ -452,11 +452,12 @@ describe('Marketplace Partner Trigger', () => {
 		]);
 	});
 
-	test('a rotation with the current secret still empty: only the previous secret verifies, never an empty key', async () => {
+	test('the current secret emptied with the previous one left in: nothing verifies, neither an empty key nor the previous secret (issue #51: the credential says none are accepted without a Webhook Secret)', async () => {
 		const s = await listen(creds({ webhookSecret: '', previousWebhookSecret: app().webhookSecret }));
-		expect(await post('{"n":1}', { id: 'whd_empty_key', secret: '' })).toEqual({ status: 401, text: 'Unauthorized: invalid webhook signature' });
-		expect((await post('{"n":2}', { id: 'whd_previous' })).status).toBe(200);
-		expect(s.runs.map((r) => r[0].json.payload)).toEqual([{ n: 2 }]);
+		const empty = 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks';
+		expect(await post('{"n":1}', { id: 'whd_empty_key', secret: '' })).toEqual({ status: 401, text: empty });
+		expect(await post('{"n":2}', { id: 'whd_previous' })).toEqual({ status: 401, text: empty });
+		expect(s.runs).toEqual([]);
 	});
 
 	test('with no previous secret, a delivery signed with an empty key does not pass', async () => {

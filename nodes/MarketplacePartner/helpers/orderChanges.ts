@@ -15,6 +15,22 @@ export interface PollState {
 }
 
 const API_DATE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
+/** Longer than any datetime's text: not read as one (and never a key of the saved state). */
+const MAX_DATE_CHARS = 64;
+/** An order item id longer than this is kept in the saved state as its hash. */
+const MAX_ID_CHARS = 40;
+
+/**
+ * The most change keys the saved state holds. A window holds the changes of about a minute (the
+ * overlap and the poll); the first one up to a day, a Start From catch-up any number: past this,
+ * the oldest are forgotten and the window start moves past them (see remember). With ids of at
+ * most MAX_ID_CHARS and dates of at most MAX_DATE_CHARS, the state stays under 1.5 MB.
+ */
+export const MAX_SEEN_KEYS = 10_000;
+/** How long a change whose updated_at cannot be read is remembered: no window can tell when it ends. */
+export const UNREADABLE_KEEP_MS = 24 * 3_600_000;
+/** The saved state's bucket of changes with an unreadable updated_at: this prefix and the Unix second they were first seen. */
+const UNREADABLE = '?';
 
 /**
  * An API datetime (`YYYY-MM-DD HH:MM:SS`; ISO accepted too) as milliseconds of its wall clock read
@@ -22,7 +38,7 @@ const API_DATE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
  * the API writes them in.
  */
 export function parseApiDate(text: unknown): number | undefined {
-	if (typeof text !== 'string') return undefined;
+	if (typeof text !== 'string' || text.length > MAX_DATE_CHARS) return undefined;
 	const m = API_DATE.exec(text);
 	const ms = m ? Date.parse(`${m[1]}T${m[2]}Z`) : Date.parse(text);
 	return Number.isNaN(ms) ? undefined : ms;
@@ -40,7 +56,13 @@ export function wallClockMs(ms: number, timeZone: string): number {
  */
 export function changeKey(entry: IDataObject): string {
 	const hash = createHash('sha256').update(stableJson(entry)).digest('hex').slice(0, 16);
-	return `${textOf(entry.order_item_id)}:${hash}`;
+	return `${orderItemKey(entry)}:${hash}`;
+}
+
+/** The order item an entry is of, as the saved state names it: its id, or the hash of an id too long to keep. */
+export function orderItemKey(entry: IDataObject): string {
+	const id = textOf(entry.order_item_id);
+	return id.length > MAX_ID_CHARS ? `#${createHash('sha256').update(id).digest('hex').slice(0, 24)}` : id;
 }
 
 export function readState(data: IDataObject): PollState | undefined {
@@ -56,7 +78,8 @@ export function seenSets(state: PollState | undefined): { keys: Set<string>; ord
 	for (const list of Object.values(state?.seen ?? {})) {
 		for (const key of list) {
 			keys.add(key);
-			orderItemIds.add(key.slice(0, key.indexOf(':')));
+			// The hash after the last colon has none; an id may.
+			orderItemIds.add(key.slice(0, key.lastIndexOf(':')));
 		}
 	}
 	return { keys, orderItemIds };
@@ -106,14 +129,51 @@ export function nextSince(
 	return candidate > currentMs ? formatApiDateTime(candidate) : current;
 }
 
-/** Adds the keys seen by this poll and forgets those the window starting at `since` cannot return. */
-export function remember(seen: PollState['seen'], added: Array<[updatedAt: string, key: string]>, since: string) {
+/**
+ * Adds the keys seen by this poll at `nowMs` and forgets those the window starting at `since` cannot
+ * return: the window is held to its start (an entry updated at or before it is never emitted, even
+ * from an API that ignores updated_after), so a key is needed only while its updated_at is after it.
+ * Keys of an updated_at that cannot be read are kept for UNREADABLE_KEEP_MS from when they were first
+ * seen. Past MAX_SEEN_KEYS the oldest go, and `since` moves to the newest updated_at forgotten, so
+ * that what was forgotten can still not come out again. Returns the keys kept and that start.
+ */
+export function remember(seen: PollState['seen'], added: Array<[updatedAt: string, key: string]>, since: string, nowMs: number): Pick<PollState, 'seen' | 'since'> {
 	// Keyed by the API's updated_at, whatever it holds: without a prototype, "constructor" or
 	// "__proto__" is a key like any other.
 	const next: PollState['seen'] = Object.create(null);
 	const sinceMs = parseApiDate(since) ?? -Infinity;
-	const keep = (updatedAt: string) => (parseApiDate(updatedAt) ?? Infinity) > sinceMs;
-	for (const [updatedAt, keys] of Object.entries(seen)) if (keep(updatedAt)) next[updatedAt] = [...keys];
-	for (const [updatedAt, key] of added) if (keep(updatedAt)) (next[updatedAt] ??= []).push(key);
-	return next;
+	const nowBucket = `${UNREADABLE}${Math.floor(nowMs / 1000)}`;
+	/**
+	 * The bucket a key goes in, or undefined when the window no longer needs it: its updated_at's,
+	 * or for one that cannot be read, the bucket of when it was first seen (`stored`: the bucket it
+	 * was kept in).
+	 */
+	const bucketOf = (updatedAt: string, stored: boolean): string | undefined => {
+		const ms = parseApiDate(updatedAt);
+		if (ms !== undefined) return ms > sinceMs ? updatedAt : undefined;
+		const firstSeen = stored ? /^\?(\d{1,12})$/.exec(updatedAt) : null;
+		// New, or a bucket of an earlier version named by the unreadable updated_at itself: kept from now on.
+		if (!firstSeen) return nowBucket;
+		return nowMs - Number(firstSeen[1]) * 1000 < UNREADABLE_KEEP_MS ? updatedAt : undefined;
+	};
+	const file = (bucket: string | undefined, keys: string[]) => {
+		if (bucket !== undefined) for (const key of keys) (next[bucket] ??= []).push(key);
+	};
+	for (const [updatedAt, keys] of Object.entries(seen)) file(bucketOf(updatedAt, true), keys);
+	for (const [updatedAt, key] of added) file(bucketOf(updatedAt, false), [key]);
+
+	let count = Object.values(next).reduce((sum, keys) => sum + keys.length, 0);
+	let start = since;
+	if (count > MAX_SEEN_KEYS) {
+		// Oldest first: the dated buckets by their datetime, then the unreadable ones by when they were seen.
+		const order = (bucket: string) => parseApiDate(bucket) ?? Number.MAX_SAFE_INTEGER + Number(bucket.slice(1));
+		for (const bucket of Object.keys(next).sort((a, b) => order(a) - order(b))) {
+			if (count <= MAX_SEEN_KEYS) break;
+			count -= next[bucket].length;
+			delete next[bucket];
+			const dated = parseApiDate(bucket);
+			if (dated !== undefined) start = formatApiDateTime(dated);
+		}
+	}
+	return { seen: next, since: start };
 }

@@ -2,8 +2,40 @@
 // linear time, into text of bounded length, and never through an object's prototype, whatever
 // the answer holds ("constructor" as a code, a message of 200,000 spaces, JSON nested 100,000 deep).
 
-/** `text` cut to `limit` characters, with "…" when something was cut. */
+/**
+ * Characters that must not reach a log line, a message or a hint as they are: controls (line
+ * breaks, ESC of terminal sequences, NUL, C1), format characters (bidirectional overrides,
+ * zero-width spaces) and the Unicode line and paragraph separators. Each is shown as its code
+ * instead. The zero-width (non-)joiners stay: they are part of emoji and of scripts' spelling.
+ */
+const UNPRINTABLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/**
+ * `text` with every unprintable character written as its code (`\u001b`): text from the network can
+ * then forge no line of n8n's log and no escape sequence of a terminal (OWASP: neutralise CR, LF and
+ * control characters). The one helper every quote of network text goes through (cut, oneLine,
+ * jsonPreview) and every run report's fact (tellUser).
+ */
+export function printable(text: string): string {
+	return text.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * `text` cut to `limit` characters, with "…" when something was cut, and printable: the codes an
+ * unprintable character is written as count in the limit (no code is cut in two).
+ */
 export function cut(text: string, limit: number): string {
+	const head = text.length > limit ? text.slice(0, limit) : text;
+	const shown = printable(head);
+	if (shown.length <= limit) return head.length < text.length ? `${shown}…` : shown;
+	let end = limit;
+	const code = shown.lastIndexOf('\\u', end - 1);
+	if (code >= 0 && code + 6 > end) end = code;
+	return `${shown.slice(0, end)}…`;
+}
+
+/** `text` cut to `limit` characters, with "…" when something was cut. */
+function sliced(text: string, limit: number): string {
 	return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
@@ -34,7 +66,7 @@ export function trimEnd(text: string, char: RegExp): string {
  * JSON.stringify overflows the stack on deep nesting). Values JSON has no text for read as null.
  */
 export function jsonPreview(value: unknown, limit: number): string {
-	return jsonText(value, limit, false);
+	return cut(jsonText(value, limit, false), limit);
 }
 
 /** JSON with object keys sorted, so the same value always gives the same text; of any depth, never a throw. */
@@ -47,7 +79,8 @@ export function stableJson(value: unknown): string {
  * object as the start of its JSON. String() throws on `{"toString": 1}` or a prototype-less object.
  */
 export function textOf(value: unknown): string {
-	return typeof value === 'object' ? jsonPreview(value, 200) : String(value);
+	// For keys and look-ups, as it came: text to show goes through cut or oneLine.
+	return typeof value === 'object' ? sliced(jsonText(value, 200, false), 200) : String(value);
 }
 
 /** An array or object being written: its keys (none for an array) and how many of its items are written. */
@@ -95,7 +128,9 @@ function jsonText(value: unknown, limit: number, sortKeys: boolean): string {
 			text += typeof item === 'number' || typeof item === 'boolean' ? JSON.stringify(item) : 'null';
 		}
 	}
-	return cut(text, limit);
+	// Whole, as written past the limit: each caller cuts it (stableJson's text, hashed into keys
+	// that earlier versions saved, stays as it always was).
+	return text;
 }
 
 /**

@@ -4,9 +4,18 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { textOf } from '../helpers/untrusted';
+import { parseApiDate } from '../helpers/orderChanges';
 
 const TRUE_FLAGS = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_FLAGS = new Set<unknown>([false, 0, '0', 'false']);
+
+/**
+ * The written forms readFlag reads as false, as a backend writes them (any case of the words): the
+ * Test button, whose rules can only compare values, refuses exactly these.
+ */
+export const FALSE_FLAG_SPELLINGS: unknown[] = [...FALSE_FLAGS].flatMap((flag) =>
+	typeof flag === 'string' ? [...new Set([flag, flag.charAt(0).toUpperCase() + flag.slice(1), flag.toUpperCase()])] : [flag],
+);
 
 /** true, false, or undefined when the value is not a flag any common backend writes. */
 export function readFlag(value: unknown): boolean | undefined {
@@ -70,9 +79,45 @@ function offsetOf(data: IDataObject): number | undefined {
 export const MAX_WALK_PAGES = 1_000;
 export const MAX_WALK_ORDERS = 100_000;
 
+/** What a walk asked of the list besides its page: the filters the API is held to. */
+export interface ListRequest {
+	/** The status sent (matched as statusMatches reads it). */
+	status?: string;
+	/** The updated_after sent, as the API's datetime (strictly after). */
+	updatedAfter?: string;
+}
+
+export type ListFilter = keyof ListRequest;
+
+/**
+ * Whether an order item's status is `status`, as every reader of a status filter compares them:
+ * the API's own text and the one asked, trimmed, in any case (MySQL compares text without case by
+ * default, so a backend may well answer "Accepted" with its "accepted" items).
+ */
+export function statusMatches(value: unknown, status: string): boolean {
+	return typeof value === 'string' && value.trim().toLowerCase() === status.trim().toLowerCase();
+}
+
+/**
+ * The filter of `request` that `entry` does not meet, or undefined when it meets them all (or
+ * cannot be told: an updated_at the node cannot read is not held against it).
+ */
+export function outsideOf(entry: IDataObject, request: ListRequest): ListFilter | undefined {
+	if (request.status !== undefined && !statusMatches(entry.status, request.status)) return 'status';
+	if (request.updatedAfter !== undefined) {
+		const updated = parseApiDate(entry.updated_at);
+		if (updated !== undefined && updated <= (parseApiDate(request.updatedAfter) ?? -Infinity)) return 'updatedAfter';
+	}
+	return undefined;
+}
+
 export interface CheckedPage extends OrdersPage {
-	/** The page's order items not read before in this walk, in the page's order. */
+	/** The page's order items not read before in this walk and inside the request's filters, in the page's order. */
 	fresh: IDataObject[];
+	/** Order items of the page outside each filter, left out of `fresh`. */
+	outside: Partial<Record<ListFilter, number>>;
+	/** How many entries the page held beyond the limit asked, left unread (`orders` holds the rest). */
+	beyondLimit: number;
 }
 
 /**
@@ -103,30 +148,45 @@ export class PageCheck {
 	constructor(
 		private readonly node: INode,
 		private readonly itemIndex?: number,
+		private readonly request: ListRequest = {},
 	) {}
 
 	/**
-	 * The answer to the page asked for at `offset`, checked. `overlap`: how many of its first order
-	 * items the walk asked for again on purpose (the Orders Trigger's overlap of one); a page of no
-	 * more than those is no repeated page.
+	 * The answer to the page asked for at `offset` with `limit`, checked and held to the request: at
+	 * most `limit` entries are read (an API that ignores limit would hand one walk any number), and
+	 * entries outside the request's filters are counted, not handed on. `overlap`: how many of its
+	 * first order items the walk asked for again on purpose (the Orders Trigger's overlap of one); a
+	 * page of no more than those is no repeated page.
 	 */
-	page(offset: number, data: IDataObject, overlap = 0): CheckedPage {
-		const read = readOrdersPage(data);
+	page(offset: number, data: IDataObject, limit: number, overlap = 0): CheckedPage {
+		const whole = readOrdersPage(data);
+		const beyondLimit = Math.max(0, whole.orders.length - limit);
+		// A page cut at the limit has more behind it, whatever has_more says: the walk reads on.
+		const read = beyondLimit > 0 ? { orders: whole.orders.slice(0, limit), more: true } : whole;
 		this.pagesRead++;
 		const pageIds = read.orders.map((entry) => textOf(entry.order_item_id ?? ''));
 		const fresh: IDataObject[] = [];
+		const outside: CheckedPage['outside'] = {};
 		read.orders.forEach((entry, n) => {
 			// An entry without an id cannot be compared: it counts as new (the caps still bound the walk).
 			if (pageIds[n] !== '' && this.ids.has(pageIds[n])) return;
 			this.ids.add(pageIds[n]);
-			fresh.push(entry);
+			const filter = outsideOf(entry, this.request);
+			if (filter) outside[filter] = (outside[filter] ?? 0) + 1;
+			else if (this.ordersRead + fresh.length < MAX_WALK_ORDERS) fresh.push(entry);
+			else {
+				// The cap holds inside a page too.
+				this.ordersRead += fresh.length;
+				throw this.tooLong();
+			}
 		});
 		const key = pageIds.join(',');
 		const firstAt = this.pages.get(key);
 		if (read.orders.length > 0 && firstAt === undefined) this.pages.set(key, offset);
 		this.ordersRead += fresh.length;
+		const checked = { ...read, fresh, outside, beyondLimit };
 		// A last page ends the walk whatever it holds (repeats are left out all the same).
-		if (!read.more) return { ...read, fresh };
+		if (!read.more) return checked;
 		const answeredAt = offsetOf(data);
 		if (answeredAt !== undefined && offset > 0) {
 			if (answeredAt === offset) this.echoes = true;
@@ -135,13 +195,17 @@ export class PageCheck {
 		if (firstAt !== undefined && read.orders.length > overlap && ++this.repeatedPages >= 2) {
 			throw this.circle(offset, `the same order items as offset ${firstAt}`);
 		}
-		return { ...read, fresh };
+		return checked;
 	}
 
 	/** Before the walk asks for another page: stops it at the caps. */
 	next(): void {
 		if (this.pagesRead < MAX_WALK_PAGES && this.ordersRead < MAX_WALK_ORDERS) return;
-		throw new NodeOperationError(this.node, `The orders list goes on past ${this.pagesRead.toLocaleString('en-US')} pages (${this.ordersRead.toLocaleString('en-US')} order items), where the node stops reading it`, {
+		throw this.tooLong();
+	}
+
+	private tooLong(): NodeOperationError {
+		return new NodeOperationError(this.node, `The orders list goes on past ${this.pagesRead.toLocaleString('en-US')} pages (${this.ordersRead.toLocaleString('en-US')} order items), where the node stops reading it`, {
 			description: `One read of the list stops at ${MAX_WALK_PAGES.toLocaleString('en-US')} pages or ${MAX_WALK_ORDERS.toLocaleString('en-US')} order items, so that a run cannot grow without end. Narrow the list with Filters (Status, Updated After) or a Limit. If the seller has not that many order items, the API pages in a circle: report it to the marketplace operator.`,
 			itemIndex: this.itemIndex,
 		});

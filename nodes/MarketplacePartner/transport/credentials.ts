@@ -1,5 +1,5 @@
-// Reading and validating the credential's request fields, for the signer and for the node alike
-// (the webhook trigger reads its two secrets itself: they are keys, used as given).
+// Reading and validating the credential's fields, once each, for the signer, the nodes, the Test
+// button and the webhook trigger alike.
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { checkTimeZone } from '../helpers/values';
 import { cut, trimEnd } from '../helpers/untrusted';
@@ -17,6 +17,30 @@ export interface PartnerCredentials {
 	headerPrefix: string;
 	/** The IANA zone the API writes its datetimes in (helpers/values.ts). */
 	timeZone: string;
+}
+
+/**
+ * The Header Prefix as every request and every webhook check uses it: trimmed (pasted with a space,
+ * it would otherwise name other headers on one side only), the default when empty. Throws an Error
+ * that says what to fix.
+ */
+export function headerPrefixOf(credentials: ICredentialDataDecryptedObject): string {
+	const headerPrefix = String(credentials.headerPrefix ?? '').trim() || DEFAULT_HEADER_PREFIX;
+	if (!/^[A-Za-z0-9-]+$/.test(headerPrefix)) {
+		throw new Error(`The credential's Header Prefix may hold only letters, digits and dashes, like X-SVC-.`);
+	}
+	return headerPrefix;
+}
+
+/**
+ * The secrets a webhook may be signed with: the Webhook Secret, and during a rotation the Previous
+ * Webhook Secret. Keys, used exactly as given. Without a Webhook Secret none: the credential says
+ * no delivery is accepted then, and a previous secret left in must not admit any on its own.
+ */
+export function webhookSecretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	const secret = (name: string) => (typeof credentials[name] === 'string' ? (credentials[name] as string) : '');
+	if (secret('webhookSecret') === '') return [];
+	return [secret('webhookSecret'), secret('previousWebhookSecret')].filter((key) => key !== '');
 }
 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
@@ -59,10 +83,7 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 			`The credential's Base URL must end in the version segment, e.g. https://partner.example.com/api/partner/v1 (got "${cut(baseUrl, 200)}").`,
 		);
 	}
-	const headerPrefix = text('headerPrefix') || DEFAULT_HEADER_PREFIX;
-	if (!/^[A-Za-z0-9-]+$/.test(headerPrefix)) {
-		throw new Error(`The credential's Header Prefix may hold only letters, digits and dashes, like X-SVC-.`);
-	}
+	const headerPrefix = headerPrefixOf(credentials);
 	const clientId = text('clientId');
 	const clientSecret = String(credentials.clientSecret ?? '');
 	if (!clientId) throw new Error(`The credential has no Client ID. Paste the Client ID the operator issued.`);

@@ -14,7 +14,7 @@ import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './cr
 import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError, ssrfBlockedError } from './errors';
 import { retryAfterMs, successData } from './answers';
-import { runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
+import { retryWaitMs, runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
@@ -275,7 +275,7 @@ async function send(
 				});
 				throw stopped(this, policy, lastError, itemIndex);
 			}
-			await policy.waitToRetry(asked ?? policy.backoffMs(attempts - 1), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
+			await policy.waitToRetry(retryWaitMs(asked, policy.backoffMs(attempts - 1)), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
 			continue;
 		}
 
@@ -306,6 +306,7 @@ async function send(
 		const answer = definitive();
 		if (answer) return answer;
 		const error = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
+		if (lastError) policy.report.failedAfterRetries();
 		if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
 		throw error;
 	}

@@ -4,7 +4,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { QueryValue } from './signing';
 import { apiRequest } from './index';
-import { hasMoreOf, PageCheck } from './answers';
+import { hasMoreOf, PageCheck, type CheckedPage, type ListFilter, type ListRequest } from './answers';
+import type { RunReport } from './runReport';
 import { runPolicyOf, type ApiContext } from './runPolicy';
 
 /** The API's maximum page size. */
@@ -30,20 +31,37 @@ export async function walkOrders(
 	{ qs = {}, offset = 0, pageSize = () => MAX_PAGE_SIZE, itemIndex }: Walk,
 	visit: (orders: IDataObject[]) => boolean | void,
 ): Promise<number | undefined> {
-	const check = new PageCheck(this.getNode(), itemIndex);
+	const request = listRequestOf(qs);
+	const check = new PageCheck(this.getNode(), itemIndex, request);
 	const { report } = runPolicyOf(this);
 	for (;;) {
 		const limit = pageSize();
 		const data = await apiRequest.call(this, 'GET', '/orders.php', { qs: { limit, offset, ...qs }, itemIndex });
-		const { orders, fresh, more } = check.page(offset, data);
-		report.page(offset, limit, orders.length, hasMoreOf(data));
-		report.repeated(orders.length - fresh.length);
+		const page = check.page(offset, data, limit);
+		reportPage(report, offset, limit, data, page, request);
+		const { orders, fresh, more } = page;
 		offset += orders.length;
 		const goOn = visit(fresh) !== false;
 		if (!more) return undefined;
 		if (!goOn) return offset;
 		check.next();
 	}
+}
+
+/** The filters of a list request's query, as the answer is held to them. */
+export function listRequestOf(qs: Record<string, QueryValue>): ListRequest {
+	const text = (value: QueryValue) => (typeof value === 'string' && value !== '' ? value : undefined);
+	return { status: text(qs.status), updatedAfter: text(qs.updated_after) };
+}
+
+/** What one checked page tells the run's report: its size against the limit, repeats, entries outside the filters. */
+export function reportPage(report: RunReport, offset: number, limit: number, data: IDataObject, page: CheckedPage, request: ListRequest, { countRepeats = true } = {}): void {
+	report.page(offset, limit, page.orders.length, hasMoreOf(data));
+	report.beyondLimit(limit, page.orders.length + page.beyondLimit);
+	const outside = Object.values(page.outside).reduce((sum, n) => sum + n, 0);
+	// The Orders Trigger reads entries again on purpose (its overlap, a moving list): it says so itself.
+	if (countRepeats) report.repeated(page.orders.length - page.fresh.length - outside);
+	for (const [filter, count] of Object.entries(page.outside) as Array<[ListFilter, number]>) report.outside(filter, request[filter] as string, count);
 }
 
 /** The one order status the API documents; a list that shows none still offers it. */

@@ -197,6 +197,7 @@ export class RunPolicy {
 					this.rate = Math.max(MIN_RATE, this.ceiling / 2);
 				}
 				this.lastDecreaseAt = now;
+				// The run's pause follows the API's hint; each request's own retry still waits at least its backoff (retryWaitMs).
 				this.pause(now + (retryAfterMs ?? this.backoffMs(this.limitedRounds - 1)));
 			}
 		} else {
@@ -257,6 +258,7 @@ export class RunPolicy {
 	stop(reason: StopReason): void {
 		if (this.stopReason) return;
 		this.stopReason = reason;
+		this.report.stoppedBecause(reason.message);
 		this.signalStopped();
 		for (const waiting of this.queue.splice(0)) waiting.grant(false);
 	}
@@ -355,6 +357,16 @@ export class RunPolicy {
 			else this.dispatch();
 		});
 	}
+}
+
+/**
+ * How long to wait before a retry the API answered with a Retry-After of `askedMs` (undefined: none):
+ * what it asks, but never less than the node's own backoff, so a Retry-After of 0 or a few ms (a
+ * server bug, or one that wants to be hammered) cannot turn retries into a flood. The upper bound is
+ * Give Up After (a longer Retry-After stops the run: transport/index.ts).
+ */
+export function retryWaitMs(askedMs: number | undefined, backoffMs: number): number {
+	return Math.max(askedMs ?? 0, backoffMs);
 }
 
 // Keyed by the node's context object: n8n creates a new one for every execute() call.

@@ -4,6 +4,8 @@
 // (the editor shows them over its output) where n8n has them, and always in n8n's log.
 import type { NodeExecutionHint } from 'n8n-workflow';
 import type { ApiContext } from './runPolicy';
+import { cut, printable, trimEnd } from '../helpers/untrusted';
+import type { ListFilter } from './answers';
 
 /** One fact for the user: a warning when something was not done, information otherwise. */
 type Fact = Required<Pick<NodeExecutionHint, 'message' | 'type'>>;
@@ -30,15 +32,32 @@ export class RunReport {
 	private hasMoreAbsent = false;
 	/** Order items a walk met again on a later page, and left out. */
 	private repeats = 0;
+	/** The largest page the API sent beyond the limit asked, and that limit. */
+	private oversized: { asked: number; got: number } | undefined;
+	/** Order items the API answered outside a filter of the request, by filter: the value asked and how many. */
+	private outsideFilters: Partial<Record<ListFilter, { asked: string; count: number }>> = {};
 	private rows: { total: number; failed: number; refused: number; maxStock?: number } | undefined;
 	private window: { since: string; seconds: number; repeats: number } | undefined;
 	private unsettled: string | undefined;
+	/** Requests that still failed after being retried (a 500 that persisted), and why the run stopped, if it did. */
+	private unrecovered = 0;
+	private stopped: string | undefined;
 	/** Facts an operation states itself, e.g. why a filtered list came back empty. */
 	private told: Fact[] = [];
 
 	/** A request failed for a passing reason (429, 5xx, no answer) and is retried. */
 	failed(): void {
 		this.retried++;
+	}
+
+	/** A request that was retried ended with an error all the same. */
+	failedAfterRetries(): void {
+		this.unrecovered++;
+	}
+
+	/** The run stopped sending (it gave up, or a row failed): requests still waiting were never sent. */
+	stoppedBecause(reason: string): void {
+		this.stopped ??= reason;
 	}
 
 	/** The failure was a 429. */
@@ -62,6 +81,17 @@ export class RunReport {
 		if (offset > 0 && got > 0 && this.shortPage) this.capped(this.shortPage);
 		this.shortPage = got > 0 && got < asked ? { asked, got } : undefined;
 		if (hasMore === true && this.shortPage) this.capped(this.shortPage);
+	}
+
+	/** A page asked with `limit` held `got` entries: more than asked are left unread. */
+	beyondLimit(limit: number, got: number): void {
+		if (got > limit && (!this.oversized || got > this.oversized.got)) this.oversized = { asked: limit, got };
+	}
+
+	/** `count` order items of a page did not meet the request's `filter` (asked as `asked`), and were left out. */
+	outside(filter: ListFilter, asked: string, count: number): void {
+		const known = this.outsideFilters[filter];
+		this.outsideFilters[filter] = { asked, count: (known?.count ?? 0) + count };
 	}
 
 	/** `count` order items of a page were read before in the same walk, and left out. */
@@ -110,12 +140,18 @@ export class RunReport {
 		if (this.retried > 0) {
 			const other = this.retried - this.rateLimited;
 			const still = this.stillMs + (this.stillSince === undefined ? 0 : now - this.stillSince);
-			facts.push({
-				type: 'info',
-				message:
-					`The API was busy: ${count(this.rateLimited, 'answer')} ${this.rateLimited === 1 ? 'was' : 'were'} 429 (rate limit) and ${other} 5xx or no answer, each retried until it went through; ` +
-					`the run waited ${seconds(still)} with nothing sent. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit.`,
-			});
+			const busy = `The API was busy: ${count(this.rateLimited, 'answer')} ${this.rateLimited === 1 ? 'was' : 'were'} 429 (rate limit) and ${other} 5xx or no answer`;
+			const waited = `the run waited ${seconds(still)} with nothing sent`;
+			// "Nothing was lost" only when it is true: every retried request went through and the run went to its end.
+			const lost = [
+				this.unrecovered > 0 ? `${count(this.unrecovered, 'request')} still failed after ${this.unrecovered === 1 ? 'its' : 'their'} retries` : undefined,
+				this.stopped === undefined ? undefined : `the run stopped before every request went through (${trimEnd(this.stopped, /\./)})`,
+			].filter(Boolean);
+			facts.push(
+				lost.length === 0
+					? { type: 'info', message: `${busy}, each retried until it went through; ${waited}. Nothing was lost; if this happens often, ask the marketplace operator about your rate limit.` }
+					: { type: 'warning', message: `${busy}, retried; ${lost.join(', and ')}; ${waited}. What did not go through is in the output or the error; run it again once the API answers.` },
+			);
 		}
 		const off = Math.abs(this.clockOffsetSec);
 		if (off >= CLOCK_OFFSET_TOLD_SEC) {
@@ -134,6 +170,25 @@ export class RunReport {
 			facts.push({
 				type: 'info',
 				message: 'The API left out pagination.has_more, so the node read one page more to see where the list ends.',
+			});
+		}
+		if (this.oversized) {
+			facts.push({
+				type: 'info',
+				message: `The API sent up to ${this.oversized.got} order items on a page where ${this.oversized.asked} were asked (it ignores limit); the node read ${this.oversized.asked} a page and read on page by page, so nothing came out twice or beyond a limit.`,
+			});
+		}
+		const { status, updatedAfter } = this.outsideFilters;
+		if (status) {
+			facts.push({
+				type: 'warning',
+				message: `The API answered ${count(status.count, 'order item')} whose status is not "${cut(status.asked, 50)}" although only that status was asked: it seems not to apply the status filter. The node left them out; report it to the marketplace operator.`,
+			});
+		}
+		if (updatedAfter) {
+			facts.push({
+				type: 'warning',
+				message: `The API answered ${count(updatedAfter.count, 'order item')} updated at or before ${cut(updatedAfter.asked, 50)} although only later changes were asked (updated_after): it seems not to apply that filter. The node left them out, so nothing old comes out as a change; report it to the marketplace operator.`,
 			});
 		}
 		if (this.repeats > 0) {
@@ -175,7 +230,8 @@ function seconds(ms: number): string {
  * before it had hints), and the same in n8n's log, which also keeps them when the run failed.
  */
 export function tellUser(context: ApiContext, report: RunReport): void {
-	const facts = report.facts();
+	// Facts quote the API (statuses, its messages): a line break or an escape in them would forge a log line.
+	const facts = report.facts().map(({ type, message }) => ({ type, message: printable(message) }));
 	const hints = context as Partial<{ addExecutionHints(...hints: NodeExecutionHint[]): void }>;
 	if (typeof hints.addExecutionHints === 'function') {
 		hints.addExecutionHints(...facts.map((fact): NodeExecutionHint => ({ ...fact, location: 'outputPane' })));

@@ -193,7 +193,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		if (listData) {
 			// Checked as every walk of the list is, so that what the nodes would stop at is reported.
 			const check = new PageCheck(this.getNode(), i);
-			const { orders, more } = check.page(0, listData);
+			const { orders, more } = check.page(0, listData, PAGE_SIZE);
 			const hasMore = hasMoreFinding(listData.pagination);
 			firstId = orders[0]?.order_item_id;
 			let pageCap: number | undefined;
@@ -205,7 +205,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				if (!next) break;
 				let page: CheckedPage;
 				try {
-					page = check.page(offset, next);
+					page = check.page(offset, next, PAGE_SIZE);
 				} catch (error) {
 					circle = error as NodeOperationError;
 					break;

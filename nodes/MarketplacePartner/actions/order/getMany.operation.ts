@@ -174,10 +174,10 @@ async function explainEmpty(this: IExecuteFunctions, i: number, status: string |
 	}
 	const spelled = statuses.find((known) => known.toLowerCase() === status.toLowerCase());
 	if (spelled !== undefined && this.getNode().typeVersion >= 3) {
-		report.tell({ type: 'info', message: `Status "${cut(status, 50)}" was sent as "${spelled}", as the API writes it.` });
+		report.tell({ type: 'info', message: `Status "${cut(status, 50)}" was sent as "${cut(spelled, 50)}", as the API writes it.` });
 		return spelled;
 	}
-	const fix = spelled === undefined ? "Pick one of those in the Status filter's list." : `Statuses match exactly: use "${spelled}".`;
+	const fix = spelled === undefined ? "Pick one of those in the Status filter's list." : `Statuses match exactly: use "${cut(spelled, 50)}".`;
 	report.tell({
 		type: 'warning',
 		message: `${none} The order items in the list have the statuses ${statuses.map((known) => `"${cut(known, 50)}"`).join(', ')}. ${fix}`,
