@@ -216,7 +216,8 @@ async function pollChanges(
 	const added: Array<[string, string]> = [];
 	const emitted: INodeExecutionData[] = [];
 	let repeats = 0;
-	const unreadable: unknown[] = [];
+	/** New states whose updated_at cannot be read: how many, and the first one's, to quote. */
+	const unreadable: { count: number; sample?: unknown } = { count: 0 };
 	let newest: number | undefined;
 	for (const entry of entries) {
 		const updatedMs = parseApiDate(entry.updated_at);
@@ -226,7 +227,7 @@ async function pollChanges(
 			repeats++;
 			continue;
 		}
-		if (updatedMs === undefined) unreadable.push(entry.updated_at);
+		if (updatedMs === undefined && unreadable.count++ === 0) unreadable.sample = entry.updated_at;
 		keys.add(key);
 		added.push([textOf(entry.updated_at), key]);
 		const id = orderItemKey(entry);
@@ -245,10 +246,10 @@ async function pollChanges(
 	const kept = remember(state?.seen ?? {}, added, since, Date.now());
 	Object.assign(staticData, { version: 1, ...kept });
 	const report = runPolicyOf(this).report;
-	if (unreadable.length > 0) {
+	if (unreadable.count > 0) {
 		report.tell({
 			type: 'warning',
-			message: `${unreadable.length} changed order items had an updated_at the node cannot read as a datetime (e.g. ${jsonPreview(unreadable[0], 60)}), so no window can tell when they are old: each was emitted once and is remembered for ${UNREADABLE_KEEP_MS / 3_600_000} hours. Report it to the marketplace operator.`,
+			message: `${unreadable.count} changed order items had an updated_at the node cannot read as a datetime (e.g. ${jsonPreview(unreadable.sample, 60)}), so no window can tell when they are old: each was emitted once and is remembered for ${UNREADABLE_KEEP_MS / 3_600_000} hours. Report it to the marketplace operator.`,
 		});
 	}
 	if (kept.since !== since) {
@@ -275,10 +276,10 @@ async function pollChanges(
  */
 async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{ entries: IDataObject[]; settled: boolean }> {
 	const entries: IDataObject[] = [];
+	// Held to the window asked: an entry updated at or before its start is never a change.
+	const request = listRequestOf({ updated_after: updatedAfter });
 	for (let scan = 0; scan < MAX_SCANS; scan++) {
 		// Each scan is a walk of its own (it reads the same entries again), checked as walkOrders checks one.
-		// Held to the window asked: an entry updated at or before its start is never a change.
-		const request = { updatedAfter };
 		const check = new PageCheck(this.getNode(), undefined, request);
 		let moved = false;
 		let expectFirst: string | undefined;

@@ -98,19 +98,6 @@ export function statusMatches(value: unknown, status: string): boolean {
 	return typeof value === 'string' && value.trim().toLowerCase() === status.trim().toLowerCase();
 }
 
-/**
- * The filter of `request` that `entry` does not meet, or undefined when it meets them all (or
- * cannot be told: an updated_at the node cannot read is not held against it).
- */
-export function outsideOf(entry: IDataObject, request: ListRequest): ListFilter | undefined {
-	if (request.status !== undefined && !statusMatches(entry.status, request.status)) return 'status';
-	if (request.updatedAfter !== undefined) {
-		const updated = parseApiDate(entry.updated_at);
-		if (updated !== undefined && updated <= (parseApiDate(request.updatedAfter) ?? -Infinity)) return 'updatedAfter';
-	}
-	return undefined;
-}
-
 export interface CheckedPage extends OrdersPage {
 	/** The page's order items not read before in this walk and inside the request's filters, in the page's order. */
 	fresh: IDataObject[];
@@ -145,11 +132,29 @@ export class PageCheck {
 	 */
 	private echoes = false;
 
+	/** The request's updated_after as parseApiDate reads it, once for the walk. */
+	private readonly afterMs: number | undefined;
+
 	constructor(
 		private readonly node: INode,
 		private readonly itemIndex?: number,
 		private readonly request: ListRequest = {},
-	) {}
+	) {
+		this.afterMs = request.updatedAfter === undefined ? undefined : (parseApiDate(request.updatedAfter) ?? -Infinity);
+	}
+
+	/**
+	 * The filter of the request that `entry` does not meet, or undefined when it meets them all (or
+	 * cannot be told: an updated_at the node cannot read is not held against it).
+	 */
+	private outsideOf(entry: IDataObject): ListFilter | undefined {
+		if (this.request.status !== undefined && !statusMatches(entry.status, this.request.status)) return 'status';
+		if (this.afterMs !== undefined) {
+			const updated = parseApiDate(entry.updated_at);
+			if (updated !== undefined && updated <= this.afterMs) return 'updatedAfter';
+		}
+		return undefined;
+	}
 
 	/**
 	 * The answer to the page asked for at `offset` with `limit`, checked and held to the request: at
@@ -171,7 +176,7 @@ export class PageCheck {
 			// An entry without an id cannot be compared: it counts as new (the caps still bound the walk).
 			if (pageIds[n] !== '' && this.ids.has(pageIds[n])) return;
 			this.ids.add(pageIds[n]);
-			const filter = outsideOf(entry, this.request);
+			const filter = this.outsideOf(entry);
 			if (filter) outside[filter] = (outside[filter] ?? 0) + 1;
 			else if (this.ordersRead + fresh.length < MAX_WALK_ORDERS) fresh.push(entry);
 			else {
