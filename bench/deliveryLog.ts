@@ -25,15 +25,15 @@ const LOAD_GAP = 20;
  * (`differ`) each also holding LOAD_GAP recent keys the other lacks, as under load, when the stored
  * record was loaded before concurrent saves and the memory hears of a delivery once it is answered.
  */
-function records(ids: number, differ: boolean): { json: string; memory: ProcessRecord } {
+function records(ids: number, differ: boolean, everyMs = 1000): { json: string; memory: ProcessRecord } {
 	const state: IDataObject = {};
 	const memory = new ProcessRecord();
 	const none = new ProcessRecord();
 	const now = Date.now();
 	for (let i = 0; i < ids; i++) {
 		const answered = delivery(newId());
-		seenBefore(state, none, answered, now - (ids - i) * 1000, TOLERANCE_SECONDS);
-		memory.remember(keysOf(answered), now - (ids - i) * 1000, TOLERANCE_SECONDS);
+		seenBefore(state, none, answered, now - (ids - i) * everyMs, TOLERANCE_SECONDS);
+		memory.remember(keysOf(answered), now - (ids - i) * everyMs, TOLERANCE_SECONDS);
 	}
 	for (let i = 0; differ && i < LOAD_GAP; i++) {
 		seenBefore(state, none, delivery(newId()), now, TOLERANCE_SECONDS);
@@ -86,12 +86,15 @@ function allocatedPerDelivery(records: { json: string; memory: ProcessRecord }):
 	return sizes.sort((a, b) => a - b)[2];
 }
 
-const rows = [1, MAX_DELIVERY_IDS / 10, MAX_DELIVERY_IDS].map((ids) => {
-	const [alike, differing] = [records(ids, false), records(ids, true)];
+// The last row: a burst, every id also in the signed log (10,000 within twice the tolerance), the
+// record full by both bounds, so that each new delivery is refused 503 and nothing is written.
+const BURST_EVERY_MS = 55;
+const rows = [[1], [MAX_DELIVERY_IDS / 10], [MAX_DELIVERY_IDS], [MAX_DELIVERY_IDS, BURST_EVERY_MS]].map(([ids, everyMs]) => {
+	const [alike, differing] = [records(ids, false, everyMs), records(ids, true, everyMs)];
 	perDelivery(alike, 20); // warm-up
 	perDelivery(differing, 20);
 	return {
-		ids,
+		ids: everyMs ? `${ids} in ${((ids * everyMs) / 60_000).toFixed(1)} min` : String(ids),
 		bytes: Buffer.byteLength(alike.json),
 		micros: perDelivery(alike, 200),
 		differing: perDelivery(differing, 200),
@@ -99,10 +102,10 @@ const rows = [1, MAX_DELIVERY_IDS / 10, MAX_DELIVERY_IDS].map((ids) => {
 	};
 });
 const base = rows[0];
-process.stdout.write(`ids in window | static data bytes | per delivery (µs), records alike | vs 1 id | records ${LOAD_GAP} keys apart (µs) | allocated per delivery, apart (KB)\n`);
+process.stdout.write(`ids in window         | static data bytes | per delivery (µs), records alike | vs 1 id | records ${LOAD_GAP} keys apart (µs) | allocated per delivery, apart (KB)\n`);
 for (const r of rows) {
 	process.stdout.write(
-		`${String(r.ids).padStart(13)} | ${String(r.bytes).padStart(17)} | ${r.micros.toFixed(0).padStart(32)} | ${(r.micros / base.micros).toFixed(1).padStart(7)} | ${r.differing.toFixed(0).padStart(31)} | ${(r.allocated === undefined ? 'run with --expose-gc' : r.allocated.toFixed(0)).padStart(34)}\n`,
+		`${r.ids.padStart(21)} | ${String(r.bytes).padStart(17)} | ${r.micros.toFixed(0).padStart(32)} | ${(r.micros / base.micros).toFixed(1).padStart(7)} | ${r.differing.toFixed(0).padStart(31)} | ${(r.allocated === undefined ? 'run with --expose-gc' : r.allocated.toFixed(0)).padStart(34)}\n`,
 	);
 }
-process.stdout.write(`bytes per id: ${((rows[2].bytes - base.bytes) / (MAX_DELIVERY_IDS - 1)).toFixed(1)}\n`);
+process.stdout.write(`bytes per id: ${((rows[2].bytes - base.bytes) / (MAX_DELIVERY_IDS - 1)).toFixed(1)}; the last row's deliveries are refused (503), each writing nothing\n`);

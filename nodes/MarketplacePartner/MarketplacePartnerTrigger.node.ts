@@ -10,7 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, headerPrefixOf, webhookSecretsOf } from './transport/credentials';
 import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
-import { deliveryKeyOf, InFlight, keysOf, ProcessRecord, seenBefore } from './helpers/deliveryLog';
+import { deliveryKeyOf, idsHeldSince, InFlight, keysOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
 import { eventRecord, madeByN8n } from './helpers/events';
 import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './helpers/triggerPanel';
@@ -22,6 +22,16 @@ const inMemory = new Map<string, ProcessRecord>();
 // a delivery only once its run is queued, or it would hand a run that never started to other
 // processes as seen (with its next save of the whole record), and the retry would be dropped.
 const inFlight = new InFlight();
+
+// When each warning was last written, per trigger: at most one an hour, not one per delivery.
+const warned = new Map<string, number>();
+const WARN_EVERY_MS = 60 * 60 * 1000;
+function warnOnce(context: IWebhookFunctions, key: string, message: string): void {
+	const now = Date.now();
+	if (now - (warned.get(key) ?? -Infinity) < WARN_EVERY_MS) return;
+	warned.set(key, now);
+	context.logger.warn(message);
+}
 const recentCredentials = new RecentCredentials<ICredentialDataDecryptedObject>();
 
 /** What a refused sender is told: short, and never which secret or which check came close. */
@@ -270,9 +280,22 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		// event header is then a duplicate. A repeat known to either record is dropped; a new one goes
 		// into the stored record now (n8n saves it only as it answers 2xx, once the run is queued),
 		// and into this process's memory once that answer has gone out.
-		if (seenBefore(record, memory, delivery, Date.now(), toleranceSeconds)) {
+		const seen = seenBefore(record, memory, delivery, Date.now(), toleranceSeconds);
+		if (seen === true) {
 			inFlight.release(claimed);
 			return reply(200, 'OK: duplicate delivery');
+		}
+		if (seen !== false) {
+			// Taking it would forget a delivery whose copy could still pass: the sender tries again later.
+			inFlight.release(claimed);
+			const minutes = Math.round((2 * toleranceSeconds) / 60);
+			warnOnce(this, `${trigger}|full`, `Marketplace Partner Trigger: more than ${MAX_SIGNED_KEYS} deliveries within ${minutes} minutes (twice the timestamp tolerance); each delivery beyond them is answered 503 with Retry-After until the oldest leaves, so that no copy of one can run again`);
+			res.setHeader('Retry-After', String(seen.retryAfterSeconds));
+			return reply(503, 'Service Unavailable: too many deliveries within the timestamp tolerance; send it again after Retry-After');
+		}
+		const heldSince = idsHeldSince(record, Date.now());
+		if (heldSince !== undefined) {
+			warnOnce(this, `${trigger}|ids`, `Marketplace Partner Trigger: more than ${MAX_DELIVERY_IDS} deliveries within a day; delivery ids are remembered only from ${new Date(heldSince * 1000).toISOString()}, so a marketplace retry of an older delivery runs again (a Remove Duplicates node on deliveryId drops it)`);
 		}
 		recorded = { deliveries: record.deliveries, signed: record.signed };
 		res.once('finish', () => {

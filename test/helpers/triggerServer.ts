@@ -206,7 +206,7 @@ export async function postSigned(
 		sentTs = undefined as string | undefined,
 		prefix = 'x-svc-',
 	}: { secret: string; id?: string; event?: string | null; contentType?: string | null; omit?: string; ts?: string; sentTs?: string; prefix?: string },
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; retryAfter?: string }> {
 	const signature = createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
 	const headers: Record<string, string> = {
 		[`${prefix}webhook-id`]: id,
@@ -217,5 +217,5 @@ export async function postSigned(
 	if (contentType !== null) headers['content-type'] = contentType;
 	delete headers[omit];
 	const res = await request(url, { method: 'POST', body, headers });
-	return { status: res.statusCode, text: await res.body.text() };
+	return { status: res.statusCode, text: await res.body.text(), retryAfter: res.headers['retry-after'] as string | undefined };
 }

@@ -1,4 +1,5 @@
 // The record of seen delivery ids: a 24-hour window and a bound on its size.
+import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import {
 	ENTRY_CHARS,
@@ -6,8 +7,10 @@ import {
 	idDigest,
 	InFlight,
 	keysOf,
+	idsHeldSince,
 	logOf,
 	MAX_DELIVERY_IDS,
+	MAX_SIGNED_KEYS,
 	ProcessRecord,
 	recordOf,
 	seenBefore,
@@ -408,6 +411,68 @@ describe('seenBefore', () => {
 		expect(seenBefore(state, none, d('whd_straddle', '{"first":1}'), t0, TOLERANCE)).toBe(false);
 		expect(state.deliveries).toBe(straddling + key);
 		expect(seenBefore(state, none, d('whd_straddle', '{"retry":1}'), t0 + 1000, TOLERANCE)).toBe(true);
+	});
+});
+
+describe('a full signed log refuses rather than forgets (issue #51)', () => {
+	/** The signed keys of `count` deliveries spread over the 5 minutes from Unix second `from`. */
+	const signedLog = (count: number, from: number) =>
+		logOf(Array.from({ length: count }, (_, i): [string, number] => [signedDigest('1780272000', Buffer.from(`{"n":${i}}`)), from + Math.floor((i * 300) / count)]));
+
+	test(`with ${MAX_SIGNED_KEYS} deliveries in twice the tolerance the next is refused until the oldest minute leaves, writing nothing; every copy stays a repeat`, () => {
+		const stored: IDataObject = { signed: signedLog(MAX_SIGNED_KEYS, s0) };
+		const before = { ...stored };
+		const now = t0 + 5 * MINUTE;
+		// The oldest group (minute s0) leaves at s0 + 59 + 600.
+		expect(seenBefore(stored, none, d('whd_next', '{"next":1}'), now, TOLERANCE)).toEqual({ retryAfterSeconds: 59 + 600 - 300 });
+		expect(stored).toEqual(before);
+		// The very first delivery, captured and re-sent under a fresh id, is still known.
+		expect(seenBefore(stored, none, d('whd_fresh', '{"n":0}'), now, TOLERANCE)).toBe(true);
+		expect(seenBefore(stored, none, d('whd_next', '{"next":1}'), t0 + 659_000 - 1000, TOLERANCE)).toEqual({ retryAfterSeconds: 1 });
+		expect(seenBefore(stored, none, d('whd_next', '{"next":1}'), t0 + 659_000, TOLERANCE)).toBe(false);
+		expect(entriesIn(stored.signed as string).length).toBeLessThanOrEqual(MAX_SIGNED_KEYS);
+	});
+
+	test("the memory's keys the stored record lacks count too, and its older minute sets the wait", () => {
+		const stored: IDataObject = { signed: signedLog(MAX_SIGNED_KEYS - 1, s0 + 60) };
+		const memory = remembered([0, 'mmmmmmm1']);
+		expect(seenBefore(stored, memory, d('whd_next', '{"next":1}'), t0 + 2 * MINUTE, TOLERANCE)).toEqual({ retryAfterSeconds: 59 + 600 - 120 });
+		expect(seenBefore({ signed: signedLog(MAX_SIGNED_KEYS - 2, s0 + 60) }, memory, d('whd_next', '{"next":1}'), t0 + 2 * MINUTE, TOLERANCE)).toBe(false);
+	});
+
+	test('generated: no delivery accepted can be accepted again under any id while its timestamp could pass, however many come', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: MAX_SIGNED_KEYS - 40, max: MAX_SIGNED_KEYS }), fc.array(fc.tuple(fc.nat(40), fc.boolean(), fc.oneof(fc.nat(3), fc.nat(2 * MAX_SIGNED_KEYS))), { minLength: 1, maxLength: 60 }), (filled, steps) => {
+				const stored: IDataObject = { signed: signedLog(filled, s0) };
+				// The deliveries that filled the log, then those accepted here: any may come again.
+				const accepted = Array.from({ length: filled }, (_, i) => ({ body: `{"n":${i}}`, at: (s0 + Math.floor((i * 300) / filled)) * 1000 }));
+				let now = t0 + 300_000;
+				for (const [gapSeconds, replay, pick] of steps) {
+					now += gapSeconds * 1000;
+					// A copy of one whose timestamp could still pass, the oldest such most often (the first a count would forget).
+					const live = accepted.filter(({ at }) => now - at < 2 * TOLERANCE * 1000);
+					const original = live[pick % Math.max(1, live.length)];
+					const body = replay && original ? original.body : `{"new":${now},"p":${pick}}`;
+					const seen = seenBefore(stored, none, d(`whd_${now}_${pick}`, body), now, TOLERANCE);
+					if (replay && original) expect(seen).not.toBe(false);
+					if (seen === false && !(replay && original)) accepted.push({ body, at: now });
+					if (typeof seen === 'object') expect(seen.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+					expect(entriesIn(stored.signed as string).length).toBeLessThanOrEqual(MAX_SIGNED_KEYS);
+				}
+			}),
+			{ numRuns: 30 },
+		);
+	});
+});
+
+describe('idsHeldSince: whether the id log still holds a whole day', () => {
+	test('undefined below the bound; at the bound, the minute after its oldest (whose first ids may have gone)', () => {
+		const ids = (count: number) => written(...Array.from({ length: count }, (_, i): [string, number] => [`whd_${i}`, s0 + i]));
+		expect(idsHeldSince({}, t0)).toBeUndefined();
+		expect(idsHeldSince({ deliveries: ids(MAX_DELIVERY_IDS - 1) }, t0 + HOUR)).toBeUndefined();
+		expect(idsHeldSince({ deliveries: ids(MAX_DELIVERY_IDS) }, t0 + HOUR)).toBe(s0 + 60);
+		// Expired groups are not held: a day later the count is under the bound again.
+		expect(idsHeldSince({ deliveries: ids(MAX_DELIVERY_IDS) }, t0 + 24 * HOUR + 10 * MINUTE)).toBeUndefined();
 	});
 });
 

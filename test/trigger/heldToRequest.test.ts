@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { formatApiDateTime } from '../../nodes/MarketplacePartner/helpers/values';
 import { MAX_SEEN_KEYS, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { logOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, signedDigest } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
 import { credentialsFor } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { PollHarness } from '../helpers/poll';
@@ -120,5 +121,49 @@ describe('Marketplace Partner Trigger: one reading of the Header Prefix and the 
 		const answer = await postSigned(server.url, body, { secret: 'whs_previous' });
 		expect(answer).toEqual({ status: 401, text: 'Unauthorized: the Webhook Secret of the n8n credential is empty; set it to verify webhooks' });
 		expect(server.runs).toHaveLength(0);
+	});
+});
+
+describe('Marketplace Partner Trigger: the replay record is held by time, not by count', () => {
+	let server: TriggerServer | undefined;
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+	const credentials = { baseUrl: 'https://partner.example.com/api/partner/v1', clientId: 'cli_1', clientSecret: 'cs_1', webhookSecret: 'whs_current', headerPrefix: 'X-SVC-' };
+	const nowSeconds = () => Math.floor(Date.now() / 1000);
+	/** The trigger's stored record after `count` deliveries of these bodies, one a `every` seconds up to now. */
+	const storeOf = (log: 'signed' | 'deliveries', count: number, every: number, ts: string) => {
+		const now = nowSeconds();
+		const keys = Array.from({ length: count }, (_, i): [string, number] => [
+			log === 'signed' ? signedDigest(ts, Buffer.from(`{"event":"order.created","n":${i}}`)) : `${i.toString(36).padStart(8, '0')}`,
+			now - Math.floor((count - i) * every),
+		]);
+		return { json: JSON.stringify({ 'node:Marketplace Partner Trigger': { [log]: logOf(keys) } }) };
+	};
+
+	test(`${MAX_SIGNED_KEYS} deliveries within twice the tolerance: the next is answered 503 with Retry-After and starts nothing; the first, re-sent under a fresh id, is still a duplicate`, async () => {
+		const ts = String(nowSeconds() - 100);
+		server = await startTriggerServer(credentials as never, { events: ['*'] }, storeOf('signed', MAX_SIGNED_KEYS, 0.05, ts));
+		const logged = mark();
+		const next = await postSigned(server.url, '{"event":"order.created","n":"next"}', { secret: 'whs_current', id: 'whd_next' });
+		expect(next.status).toBe(503);
+		expect(next.text).toBe('Service Unavailable: too many deliveries within the timestamp tolerance; send it again after Retry-After');
+		// The oldest key leaves at the end of its minute plus twice the tolerance: at most 11 minutes.
+		expect(Number(next.retryAfter)).toBeGreaterThanOrEqual(1);
+		expect(Number(next.retryAfter)).toBeLessThanOrEqual(659);
+		expect(server.runs).toHaveLength(0);
+		expect(logsSince(logged)).toContain(`more than ${MAX_SIGNED_KEYS} deliveries within 10 minutes (twice the timestamp tolerance)`);
+		const replay = await postSigned(server.url, '{"event":"order.created","n":0}', { secret: 'whs_current', id: 'whd_fresh_id', ts });
+		expect(replay).toEqual({ status: 200, text: 'OK: duplicate delivery' });
+		expect(server.runs).toHaveLength(0);
+	});
+
+	test(`${MAX_DELIVERY_IDS} ids within a day: a new delivery still runs, and n8n's log says from when ids are remembered`, async () => {
+		server = await startTriggerServer(credentials as never, { events: ['*'] }, storeOf('deliveries', MAX_DELIVERY_IDS, 5, ''));
+		const logged = mark();
+		expect((await postSigned(server.url, '{"event":"order.created","n":"new"}', { secret: 'whs_current', id: 'whd_new' })).status).toBe(200);
+		expect(server.runs).toHaveLength(1);
+		expect(logsSince(logged)).toMatch(new RegExp(`more than ${MAX_DELIVERY_IDS} deliveries within a day; delivery ids are remembered only from \\d{4}-\\d{2}-\\d{2}T`));
 	});
 });

@@ -9,9 +9,14 @@ import type { IDataObject } from 'n8n-workflow';
 // - `signed`, by the signed bytes: a captured delivery re-sent under a fresh id is the same signed
 //   bytes. Kept only while such a copy could still pass the timestamp check (twice the tolerance
 //   after it was accepted), so this log stays small when deliveries are few.
-// Both are bounded in time and in count: every request reads and writes the whole record.
+// Both are bounded in time and in count: every request reads and writes the whole record. They
+// differ in what a full log does. The signed log is the replay guard, so it never forgets a copy
+// that could still pass the timestamp check: full, it refuses (`RecordFull`) until its oldest key
+// leaves. The id log only catches the marketplace's retries, which a refusal would turn into lost
+// deliveries: full, its oldest ids go (`idsHeldSince` says from when it still holds them).
 const WINDOW_SECONDS = 24 * 60 * 60;
 export const MAX_DELIVERY_IDS = 10_000;
+export const MAX_SIGNED_KEYS = 10_000;
 
 // Each log is one string, oldest first: groups of the keys first seen in one minute, each group a
 // period and the Unix minute in 7 hex digits, then per key the first 6 bytes of its SHA-256 in
@@ -235,7 +240,11 @@ export class ProcessRecord {
 		this.add('signed', bySigned, now, 2 * toleranceSeconds);
 	}
 
-	/** `key` into `log` at Unix second `now`, as the stored record files it: expired groups and the oldest keys beyond MAX_DELIVERY_IDS go. */
+	/**
+	 * `key` into `log` at Unix second `now`, as the stored record files it: expired groups go, and
+	 * the oldest keys beyond the bound (the signed log's twice its stored bound: it takes only
+	 * deliveries the stored record had room for, a few more when requests overlap).
+	 */
 	private add(log: Log, key: string, now: number, windowSeconds: number): void {
 		const groups = this.logs[log];
 		while (groups.length && expired(groups[0].minute, now, windowSeconds)) groups.shift();
@@ -245,7 +254,8 @@ export class ProcessRecord {
 		// A clock behind the newest group's files the key in that group, as in the stored record.
 		if (last && last.minute >= minute) last.halves.push(...halves);
 		else groups.push({ minute, halves });
-		for (let keys = groups.reduce((sum, group) => sum + group.halves.length / 2, 0); keys > MAX_DELIVERY_IDS; keys--) {
+		const bound = log === 'signed' ? 2 * MAX_SIGNED_KEYS : MAX_DELIVERY_IDS;
+		for (let keys = groups.reduce((sum, group) => sum + group.halves.length / 2, 0); keys > bound; keys--) {
 			groups[0].halves.splice(0, 2);
 			if (!groups[0].halves.length) groups.shift();
 		}
@@ -272,7 +282,7 @@ function startsGroup(record: string, at: number, halves: number[]): boolean {
  * string n8n saves. (A list entry per recorded key cost 11 MB of garbage a request with a full
  * record, a cons string appended and then cut two more copies of it.)
  */
-function recorded(first: string, memory: Group[], key: string, now: number): string {
+function recorded(first: string, memory: Group[], key: string, now: number, max: number, forgets: boolean): string | undefined {
 	let keys = 1 + first.length / ENTRY_CHARS; // of the result before the oldest leave: `key`, `first`'s, the lacking ones
 	for (let at = 0; at < first.length; at = nextGroup(first, at)) keys--; // a header is no key
 	let firstKeys: Int32Array | undefined;
@@ -287,10 +297,11 @@ function recorded(first: string, memory: Group[], key: string, now: number): str
 		for (let i = 0; i < halves.length; i += 2) if (!includes(firstKeys, halves[i], halves[i + 1])) lacking.push([minute, keyOf(halves[i], halves[i + 1])]);
 	}
 	keys += lacking.length;
+	if (keys > max && !forgets) return undefined;
 
 	// The result in few pieces: `first` is copied in runs, cut only where a key goes in.
 	const pieces: string[] = [];
-	let skip = Math.max(0, keys - MAX_DELIVERY_IDS); // the oldest keys, left out
+	let skip = Math.max(0, keys - max); // the oldest keys, left out
 	let header = ''; // the open group's header when none of its keys is written yet
 	let openMinute = -Infinity;
 	let copied = 0; // `first` before this is in `pieces` or left out
@@ -350,16 +361,22 @@ function recorded(first: string, memory: Group[], key: string, now: number): str
 	return pieces.join('');
 }
 
+/** A signed log too full to take a delivery without forgetting one that could still pass: come back in `retryAfterSeconds`. */
+export interface RecordFull {
+	retryAfterSeconds: number;
+}
+
 /**
  * Whether the stored record (the node's static data) or this process's memory saw the delivery's
- * id within a day or its signed bytes within twice the timestamp tolerance; if neither did, it is
+ * id within a day or its signed bytes within twice the timestamp tolerance (`RecordFull` when
+ * neither did and the signed log has no room: nothing is written); if neither did, it is
  * written to the stored record with every key of the memory that record lacks (a process whose
  * save was overwritten by another process's, n8n writing the whole column and the last writer
  * winning, puts the lost keys back with its next one). The memory takes it once it is answered
  * (`ProcessRecord.remember`). A repeat changes nothing: a flood of replays neither runs nor pushes
  * genuine ids out of the record, and n8n has nothing to save.
  */
-export function seenBefore(stored: IDataObject, memory: ProcessRecord, delivery: Delivery, nowMs: number, toleranceSeconds: number): boolean {
+export function seenBefore(stored: IDataObject, memory: ProcessRecord, delivery: Delivery, nowMs: number, toleranceSeconds: number): boolean | RecordFull {
 	const now = Math.floor(nowMs / 1000);
 	const [byId, bySigned] = keysOf(delivery);
 	const ids = unexpired(recordOf(stored.deliveries), now, WINDOW_SECONDS);
@@ -369,10 +386,29 @@ export function seenBefore(stored: IDataObject, memory: ProcessRecord, delivery:
 	const signed = unexpired(recordOf(stored.signed), now, signedWindow);
 	if (holds(ids, byId) || memory.holds('deliveries', byId, now, WINDOW_SECONDS)) return true;
 	if (holds(signed, bySigned) || memory.holds('signed', bySigned, now, signedWindow)) return true;
+	const signedMemory = memory.groups('signed', now, signedWindow);
+	const signedRecord = recorded(signed, signedMemory, bySigned, now, MAX_SIGNED_KEYS, false);
+	if (signedRecord === undefined) {
+		// Room comes when the oldest key of either record leaves the window.
+		const oldest = Math.min(signed ? minuteAt(signed, 0) : Infinity, signedMemory[0]?.minute ?? Infinity);
+		return { retryAfterSeconds: Math.max(1, oldest * 60 + 59 + signedWindow - now) };
+	}
 	// One new string each, assigned: n8n notices a change of a top-level key of the node's static data.
-	stored.deliveries = recorded(ids, memory.groups('deliveries', now, WINDOW_SECONDS), byId, now);
-	stored.signed = recorded(signed, memory.groups('signed', now, signedWindow), bySigned, now);
+	stored.deliveries = recorded(ids, memory.groups('deliveries', now, WINDOW_SECONDS), byId, now, MAX_DELIVERY_IDS, true);
+	stored.signed = signedRecord;
 	return false;
+}
+
+/**
+ * The Unix second from which the stored id log holds every id, when it is full and so holds less
+ * than a day; undefined while it holds a whole day.
+ */
+export function idsHeldSince(stored: IDataObject, nowMs: number): number | undefined {
+	const ids = unexpired(recordOf(stored.deliveries), Math.floor(nowMs / 1000), WINDOW_SECONDS);
+	let keys = ids.length / ENTRY_CHARS;
+	for (let at = 0; at < ids.length; at = nextGroup(ids, at)) keys--;
+	// The oldest minute may have lost some of its ids already: every id is held from the next one.
+	return keys >= MAX_DELIVERY_IDS ? (minuteAt(ids, 0) + 1) * 60 : undefined;
 }
 
 /** The keys a delivery is known by in the logs: its id's and its signed bytes'. */
