@@ -6,7 +6,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { control } = require('../sandbox/client');
-const { ROOT, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
+const { ROOT, N8N_MAJOR, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
@@ -48,7 +48,11 @@ function exampleFor(file, baseUrl) {
     .readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')
     .replaceAll('__EXAMPLES_DIR__', EXAMPLES_DIR)
     .replaceAll(EXAMPLE_SANDBOX_URL, baseUrl);
-  return JSON.parse(text);
+  const workflow = JSON.parse(text);
+  // n8n 1.x has the MCP Server Trigger up to version 2 (2.1, which hands its tools the client's
+  // session, is n8n 2.x's): there the example runs as version 2 (docs/ai-agents.md).
+  if (N8N_MAJOR < 2) for (const node of workflow.nodes) if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger' && node.typeVersion > 2) node.typeVersion = 2;
+  return workflow;
 }
 
 function exampleFiles() {
@@ -62,7 +66,7 @@ function triggerUrl(n8nPort, baseUrl) {
   return `http://127.0.0.1:${n8nPort}/webhook/${trigger.webhookId}/webhook`;
 }
 
-/** The MCP server example's production URL (MCP Server Trigger v2: Streamable HTTP at /mcp/<path>). */
+/** The MCP server example's production URL (MCP Server Trigger v2 and later: Streamable HTTP at /mcp/<path>). */
 function mcpUrl(n8nPort, baseUrl) {
   const trigger = exampleFor('marketplace-mcp-server.json', baseUrl).nodes.find((n) => n.type.endsWith('.mcpTrigger'));
   return `http://127.0.0.1:${n8nPort}/mcp/${trigger.parameters.path}`;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The "Marketplace MCP server" example published in the real n8n (N8N_VERSION), with this package
 // installed as a community package, used by the official MCP client (@modelcontextprotocol/sdk, the
 // copy n8n ships) over Streamable HTTP: the tools it lists and what each call does in the sandbox.
@@ -161,5 +161,42 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 		await refused({ stock: -1 }, /stock must be 0 or more, but got -1/);
 		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'POST /stock_update.php 200': 1 });
 		expect((await sb.control('GET', `/products/${product.product_id}`)).stock).toBe(12);
+	});
+
+	// Issue 51: three clients in a row, as three people's assistants. The tools run inside each MCP
+	// request (no execution): n8n 2.x's MCP Server Trigger 2.1 hands them the client's session, so
+	// each session has its own Maximum Products per Run (10, the example's); n8n 1.x names none, so
+	// there the calls of one hour share it, and the message says so.
+	test('Maximum Products per Run: three MCP clients in a row, each its own count on n8n 2.x; the refusal says what holds', async () => {
+		const products: Array<{ product_id: number; variant_combination_ids: number[] }> = await sb.control('GET', '/products?sellerId=1001');
+		const spare = products.filter((p) => p.variant_combination_ids.length === 0).map((p) => p.product_id).slice(40, 80);
+		await sb.control('POST', '/stats/reset');
+		const measured: Array<{ changed: number; refusal: string }> = [];
+		for (let n = 0; n < 3; n++) {
+			const other = await connect(token);
+			try {
+				let changed = 0;
+				let refusal = '';
+				while (!refusal && changed <= 10) {
+					const r: ToolResult = await other.callTool({ name: 'update_stock', arguments: { product_id: spare.shift(), stock: 7, external_ref: `e2e: client ${n + 1}` } });
+					if (r.isError) refusal = r.content[0].text;
+					else changed++;
+				}
+				measured.push({ changed, refusal });
+			} finally {
+				await other.close();
+			}
+		}
+		process.stdout.write(`MCP budget, n8n ${N8N_MAJOR}.x, one process: ${measured.map((m, i) => `client ${i + 1} changed ${m.changed}`).join(', ')}; refusal: ${measured[0].refusal.split('.')[0]}\n`);
+		expect(await stockWrites()).toBe(measured.reduce((sum, m) => sum + m.changed, 0));
+		if (N8N_MAJOR >= 2) {
+			expect(measured.map((m) => m.changed)).toEqual([10, 10, 10]);
+			for (const { refusal } of measured) expect(refusal).toContain('only a person can change it, in the workflow');
+		for (const { refusal } of measured) expect(refusal).toMatch(/This workflow lets a model change at most 10 products in one MCP session, and 10 were changed already, so nothing was sent\. Tell the person; a new session of their MCP client starts a new count/);
+		} else {
+			// The hour's count: the products changed earlier in this file count too.
+			expect(measured.reduce((sum, m) => sum + m.changed, 0)).toBeLessThanOrEqual(10);
+			expect(measured[2]).toEqual({ changed: 0, refusal: expect.stringMatching(/This workflow lets a model change at most 10 products in one hour \(n8n names no run or MCP session for these calls\)/) });
+		}
 	});
 });

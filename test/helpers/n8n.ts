@@ -248,6 +248,11 @@ export function hintsOf({ run }: Pick<NodeRun, 'run'>): NodeExecutionHint[] {
 	return run.data.resultData.runData[NODE_NAME]?.[0]?.hints ?? [];
 }
 
+/** The node types the tests registered, for a Workflow built by hand. */
+export function nodeTypes(): INodeTypes {
+	return new NodeTypes();
+}
+
 let executions = 0;
 
 export async function runWorkflow(

@@ -1,10 +1,13 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The node for a model (issue 26): Simplify, the defaults and descriptions of the tool variant, errors
 // that name the argument to change, and the guard on stock writes; run by n8n's engine against the sandbox.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { IDataObject, INode, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { credentialsFor, NODE_TYPE, registerNodeType, runNode } from '../helpers/n8n';
+import { callInSession, callOnWorker } from '../helpers/mcpPaths';
 import { runNodeAs } from '../helpers/runAs';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { ok, startScriptedApi, type ScriptedApi } from '../helpers/scriptedApi';
@@ -416,5 +419,56 @@ describe('Maximum Products per Run (Stock › Update as a tool)', () => {
 				await api.close();
 			}
 		});
+	});
+});
+
+// Issue 51: the budget has a key on every path n8n runs the tool. An MCP Server Trigger runs it in
+// the process that holds the session (no execution id) or on a queue worker (each call an execution
+// of its own); from version 2.1 it hands the tool the request's headers, the client's mcp-session-id.
+describe('Maximum Products per Run on the MCP Server Trigger: one budget per MCP session, on both paths', () => {
+	let api: ScriptedApi;
+	beforeAll(async () => {
+		api = await startScriptedApi((request) => {
+			const body = JSON.parse(request.rawBody) as IDataObject;
+			return ok({ product_id: body.product_id, new_stock: body.stock });
+		});
+	});
+	afterAll(() => api.close());
+	// The example's update_stock, its bound lowered to 2.
+	const example = JSON.parse(readFileSync(path.join(__dirname, '../../examples/marketplace-mcp-server.json'), 'utf8')) as { nodes: INode[] };
+	const parameters = { ...example.nodes.find((n) => n.name === 'update_stock')!.parameters, toolMaxProducts: 2 } as IDataObject;
+	const rpc = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'update_stock' } });
+	const session = (id: string, n = 1) => ({ body: rpc(n), headers: { 'mcp-session-id': id, 'content-type': 'application/json' } });
+	const call = (path: typeof callInSession, toolInput: IDataObject | undefined, productId: number) =>
+		path({ type: TOOL_TYPE, nodeType: toolNode, parameters, credentials: credentialsFor(api.baseUrl, api.app), args: { product_id: productId, stock: 4, external_ref: 'mcp' }, toolInput });
+	const refusedIn = (scope: string) => new RegExp(`This workflow lets a model change at most 2 products ${scope}, and 2 were changed already, so nothing was sent\\. Tell the person; `);
+
+	test.each([
+		['in the process of the session', callInSession],
+		['on a queue worker', callOnWorker],
+	])('%s: three clients in a row each change 2 products; the third product of a session is refused and the model is told a new session starts a new count', async (_, path) => {
+		const before = api.requests.length;
+		for (const client of ['3f1c-a', '3f1c-b', '3f1c-c'].map((id) => `${id}-${path.name}`)) {
+			expect(await call(path, session(client), 1)).not.toMatch(/error/);
+			expect(await call(path, session(client, 2), 2)).not.toMatch(/error/);
+			expect(await call(path, session(client, 3), 1)).not.toMatch(/error/); // the same product again counts once
+			const third = await call(path, session(client, 4), 3);
+			expect(third).toMatch(refusedIn('in one MCP session'));
+			expect(third).toContain('a new session of their MCP client starts a new count, or they can raise Maximum Products per Run.');
+		}
+		expect(api.requests.length - before).toBe(9);
+	});
+
+	test.each([
+		['the JSON-RPC request, in the process of the session', callInSession, rpc(1)],
+		['an empty item, on a queue worker', callOnWorker, undefined],
+		['a request whose session id is no token (a space in it)', callOnWorker, { body: { jsonrpc: '2.0', id: 1, method: 'tools/call' }, headers: { 'mcp-session-id': 'a b' } }],
+	])('an MCP Server Trigger before 2.1 hands %s: calls are counted per clock hour, and the message says so and when it starts afresh', async (_, path, toolInput) => {
+		// Each case its own hour's count would need a clock; the three share this hour's: only the first two products pass.
+		const answers: string[] = [];
+		for (const productId of [101, 102, 103]) answers.push(await (path as typeof callInSession)({ type: TOOL_TYPE, nodeType: toolNode, parameters, credentials: credentialsFor(api.baseUrl, api.app), args: { product_id: productId, stock: 4, external_ref: 'mcp' }, toolInput: toolInput as IDataObject | undefined }));
+		expect(answers[2]).toMatch(refusedIn('in one hour \\(n8n names no run or MCP session for these calls\\)'));
+		expect(answers[2]).toMatch(/the count starts afresh at \d\d:00 UTC, or they can raise Maximum Products per Run\./);
+		expect(answers.slice(0, 2)).toEqual([expect.not.stringMatching(/error/), expect.not.stringMatching(/error/)]);
 	});
 });

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+/* eslint-disable @typescript-eslint/no-explicit-any, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
 // The Marketplace MCP server example in queue mode (Redis, PostgreSQL, main, a worker and one webhook
 // process, each with its own user folder): MCP clients connect to main and to the webhook process (n8n
 // wants all /mcp requests of a session on one process); the tool calls run on the worker.
@@ -90,5 +90,36 @@ describe('queue mode: the MCP server example on main and on a webhook process, i
 		const accepted = (sb.raw.state.ordersBySeller.get(1001) as Array<{ order_item_id: number; status: string }>).filter((o) => o.status === 'accepted');
 		expect(JSON.parse(list.content[0].text).map((i: any) => i.order_item_id)).toEqual(accepted.slice(0, 20).map((o) => o.order_item_id));
 		expect(workerRuns()).toBeGreaterThan(before);
+	});
+
+	// Issue 51: each tool call is a worker execution of its own, so an execution id names no model
+	// run; MCP Server Trigger 2.1 hands the worker the client's session. Three clients in a row (on
+	// the webhook process, on main, on the webhook process): each its own Maximum Products per Run.
+	test("Maximum Products per Run: three MCP clients in a row, on the webhook process and on main, each its own count of 10 through the worker", async () => {
+		const products: Array<{ product_id: number; variant_combination_ids: number[] }> = await sb.control('GET', '/products?sellerId=1001');
+		const spare = products.filter((p) => p.variant_combination_ids.length === 0).map((p) => p.product_id).slice(40, 80);
+		await sb.control('POST', '/stats/reset');
+		const mainUrl = url.replace(/:\d+\//, `:${new URL(q.process('main').url).port}/`);
+		const measured: Array<{ at: string; changed: number; refusal: string }> = [];
+		for (const at of [url, mainUrl, url]) {
+			const other = await connect(at);
+			try {
+				let changed = 0;
+				let refusal = '';
+				while (!refusal && changed <= 10) {
+					const r: ToolResult = await other.callTool({ name: 'update_stock', arguments: { product_id: spare.shift(), stock: 7, external_ref: 'queue: budget' } });
+					if (r.isError) refusal = r.content[0].text;
+					else changed++;
+				}
+				measured.push({ at: at === url ? 'webhook process' : 'main', changed, refusal });
+			} finally {
+				await other.close();
+			}
+		}
+		process.stdout.write(`MCP budget, queue mode (one worker): ${measured.map((m, i) => `client ${i + 1} on ${m.at} changed ${m.changed}`).join(', ')}; refusal: ${measured[0].refusal.split('.')[0]}\n`);
+		expect(measured.map((m) => m.changed)).toEqual([10, 10, 10]);
+		for (const { refusal } of measured) expect(refusal).toContain('only a person can change it, in the workflow');
+		for (const { refusal } of measured) expect(refusal).toMatch(/This workflow lets a model change at most 10 products in one MCP session, and 10 were changed already, so nothing was sent\. Tell the person; a new session/);
+		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'POST /stock_update.php 200': 30 });
 	});
 });

@@ -9,7 +9,7 @@ import { explainBySku } from '../../transport/errors';
 import { mapWithConcurrency } from '../../transport/concurrency';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
-import { isTool } from '../tool';
+import { isTool, modelRunOf } from '../tool';
 import { markedRef } from '../../helpers/events';
 import { otherIdentifier, stockColumns, type IdentifyBy, type StockColumn } from './columns';
 
@@ -231,7 +231,7 @@ const toolMaxProducts: INodeProperties = {
 	required: true,
 	default: 10,
 	description:
-		'The most products (or variants) the model may change in one run of the workflow, e.g. one chat answer. Past it, calls are refused before anything is sent, and the model is told the limit.',
+		'The most products (or variants) the model may change in one run of the workflow (one chat answer) or, on an MCP Server Trigger, one MCP client session. Past it, calls are refused before anything is sent, and the model is told the limit.',
 	displayOptions: { show: { '@tool': [true] } },
 };
 
@@ -509,11 +509,11 @@ function targetOf(body: IDataObject): string {
 	return `${body.product_id ?? `sku:${body.sku}`}/${body.variant_combination_id ?? ''}`;
 }
 
-/** Executions whose tool changes are counted: a run's calls all reach the process that runs it. */
+/** Model runs whose tool changes are counted (runs, MCP sessions, hours; `modelRunOf`), in this process. */
 const MAX_RUNS_COUNTED = 100;
 const changedByRun = new Map<string, Set<string>>();
 
-/** As a tool: the products this run may still change (Maximum Products per Run), counted across its calls. */
+/** As a tool: the products this model run may still change (Maximum Products per Run), counted across its calls. */
 function productBudget(context: IExecuteFunctions): { take(target: string): void } {
 	let max: number;
 	try {
@@ -521,11 +521,11 @@ function productBudget(context: IExecuteFunctions): { take(target: string): void
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), (error as Error).message);
 	}
-	const run = context.getExecutionId();
-	let changed = changedByRun.get(run);
+	const run = modelRunOf(context, Date.now());
+	let changed = changedByRun.get(run.key);
 	if (!changed) {
 		changed = new Set();
-		changedByRun.set(run, changed);
+		changedByRun.set(run.key, changed);
 		// Oldest first: a run counted 100 runs ago has long ended.
 		if (changedByRun.size > MAX_RUNS_COUNTED) changedByRun.delete(changedByRun.keys().next().value!);
 	}
@@ -534,8 +534,11 @@ function productBudget(context: IExecuteFunctions): { take(target: string): void
 		take(target) {
 			if (counted.has(target)) return;
 			if (counted.size >= max) {
-				throw new Error(
-					`This workflow lets a model change at most ${max} products in one run, and ${counted.size} were changed already, so nothing was sent. Tell the person; they can run it again or raise Maximum Products per Run.`,
+				// Its own description: "fix the value and run it again" would not be true here.
+				throw new NodeOperationError(
+					context.getNode(),
+					`This workflow lets a model change at most ${max} products ${run.scope}, and ${counted.size} were changed already, so nothing was sent. Tell the person; ${run.next}.`,
+					{ description: 'The limit keeps a model from changing many products at once; only a person can change it, in the workflow.' },
 				);
 			}
 			counted.add(target);
