@@ -23,6 +23,10 @@ const NO_FAULTS = {
   // `limit` asks, and `has_more: true` on every page, the empty one past the end included.
   listIgnoresLimit: false,
   listHasMoreAlways: false,
+  // orders.php as a backend that drops a filter it does not apply (the spec does not show the
+  // format updated_after takes): the full list, whatever `status` or `updated_after` asks.
+  listIgnoresStatus: false,
+  listIgnoresUpdatedAfter: false,
   // The sandbox's clock runs this many seconds ahead (negative: behind) of the machine's, in its
   // timestamp check and its Date header: stands in for a client whose clock is off.
   clockSkewSec: 0,

@@ -47,11 +47,33 @@ describe('Check Setup against the sandbox as it is by default', () => {
 			'Permission orders:read',
 			'List paging',
 			'List values',
+			'List limit',
+			'Status filter',
+			'Updated After filter',
 			'Permission orders:detail',
 			'Errors',
 			'Permission stock:write',
 			'Time zone',
 		]);
+		expect(report['List limit']).toEqual({
+			check: 'List limit',
+			result: 'ok',
+			finding: 'Asked for 2 order items, the API answered 2: it applies limit.',
+			setting: 'None needed',
+			details: { asked: 2, outside: 0 },
+		});
+		expect(report['Status filter']).toEqual({
+			check: 'Status filter',
+			result: 'ok',
+			finding: 'Asked for status accepted, the API answered only order items of that status: it applies the filter.',
+			setting: 'None needed',
+			details: { asked: 'accepted', outside: 0 },
+		});
+		expect(report['Updated After filter']).toMatchObject({
+			result: 'ok',
+			finding: expect.stringMatching(/^Asked for updated_after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, the API answered only order items updated after it: it applies the filter\.$/),
+			details: { asked: expect.stringMatching(/^\d{4}-/), outside: 0 },
+		});
 		expect(report.Authentication).toEqual({
 			check: 'Authentication',
 			result: 'ok',
@@ -308,7 +330,42 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			setting: 'None in n8n: the marketplace operator fixes the paging',
 			details: { returned: 30, pageCap: null, hasMoreWrittenAs: 'boolean true' },
 		});
-		expect(requests.filter((r) => r.includes('/orders.php'))).toEqual(['GET /orders.php?limit=100&offset=0', 'GET /orders.php?limit=100&offset=30', 'GET /orders.php?limit=100&offset=60']);
+		// Then the limit is asked of the list once: its entries share one status and one datetime, nothing to tell a filter by.
+		expect(requests.filter((r) => r.includes('/orders.php'))).toEqual(['GET /orders.php?limit=100&offset=0', 'GET /orders.php?limit=100&offset=30', 'GET /orders.php?limit=100&offset=60', 'GET /orders.php?limit=2&offset=0']);
+		expect(report['Status filter']).toMatchObject({ result: 'skipped', finding: 'Not checked: every order item of the first page has status accepted, so a filter cannot show whether the API applies it.' });
+		expect(report['Updated After filter']).toMatchObject({ result: 'skipped', finding: 'Not checked: the first page shows fewer than two datetimes the node can read.' });
+	});
+
+	test('a marketplace that applies neither limit, status nor updated_after: each is a warning that says what the node does instead', async () => {
+		const sb = await startSandbox({ orders: 200 });
+		try {
+			await sb.control('POST', '/faults', { listIgnoresLimit: true, listIgnoresStatus: true, listIgnoresUpdatedAfter: true });
+			const report = await checkSetup(sb);
+			const notApplied = 'None in n8n: the node leaves out what the API should not have sent; ask the marketplace operator';
+			expect(report['List limit']).toEqual({
+				check: 'List limit',
+				result: 'warning',
+				finding: 'Asked for 2 order items, the API answered 100: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.',
+				setting: notApplied,
+				details: { asked: 2, outside: 98 },
+			});
+			expect(report['Status filter']).toMatchObject({
+				result: 'warning',
+				finding: expect.stringMatching(/^Asked for status accepted, the API answered \d+ order items of other statuses: it does not apply the status filter\. The node leaves them out and names them in each run; every list it reads with a Status is the whole list\.$/),
+				setting: notApplied,
+			});
+			expect(report['Updated After filter']).toMatchObject({
+				result: 'warning',
+				finding: expect.stringMatching(/^Asked for updated_after \S+ \S+, the API answered \d+ order items updated at or before it: it does not apply the filter \(or not in this format\)\. The node leaves them out and names them in each run; the Orders Trigger reads the whole list on every poll, and still emits each change once\.$/),
+				setting: notApplied,
+			});
+			// The status and datetime asked are the first page's: an API that applied them would have answered fewer.
+			const accepted = (sb.raw.state.ordersBySeller.get(1001) as Array<{ status: string }>).slice(0, 100).filter((o) => o.status !== 'accepted').length;
+			expect(report['Status filter'].details).toEqual({ asked: 'accepted', outside: accepted });
+			expect((report['Updated After filter'].details as IDataObject).outside).toBeGreaterThan(0);
+		} finally {
+			await sb.close();
+		}
 	});
 
 	test('a short first page without has_more and an empty next one: no cap; one entry: no ordering', async () => {

@@ -265,6 +265,18 @@ describe('sandbox answer styles', () => {
 			expect((await a.get('/orders.php?limit=100')).json.data.pagination.returned).toBe(100);
 		});
 
+		test('listIgnoresStatus and listIgnoresUpdatedAfter: the whole list whatever the filter asks, a malformed updated_after too; each fault drops its own filter only', async () => {
+			const returned = async (query: string) => (await a.get(`/orders.php?limit=100&${query}`)).json.data.pagination.returned;
+			const late = 'updated_after=2026-05-10%2004:56:09';
+			expect([await returned('status=shipped'), await returned(late)]).toEqual([expect.any(Number), 71]);
+			const shipped = await returned('status=shipped');
+			expect(shipped).toBeLessThan(100);
+			await sb.control('POST', '/faults', { listIgnoresStatus: true });
+			expect([await returned('status=shipped'), await returned(late)]).toEqual([100, 71]);
+			await sb.control('POST', '/faults', { listIgnoresStatus: false, listIgnoresUpdatedAfter: true });
+			expect([await returned('status=shipped'), await returned(late), await returned('updated_after=soon')]).toEqual([shipped, 100, 100]);
+		});
+
 		test('a cap of 1 serves one item per page; the page before the end still says more', async () => {
 			await style({ pageCap: 1 });
 			expect((await a.get('/orders.php?limit=100&offset=298')).json.data.pagination).toEqual({ limit: 100, offset: 298, returned: 1, has_more: true });

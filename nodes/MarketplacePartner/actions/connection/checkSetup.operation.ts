@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { forEachItem } from '../../helpers/items';
-import { toSku, toWholeNumber } from '../../helpers/values';
+import { parseApiDate } from '../../helpers/orderChanges';
+import { cut } from '../../helpers/untrusted';
+import { formatApiDateTime, toSku, toWholeNumber } from '../../helpers/values';
 import {
 	errorShape,
 	formatOffset,
@@ -14,7 +16,7 @@ import {
 	zonesAtOffset,
 } from '../../helpers/setupFindings';
 import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../transport';
-import { PageCheck, successData, type CheckedPage } from '../../transport/answers';
+import { PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../transport/answers';
 import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../transport/errors';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
@@ -251,6 +253,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					details: { numbersWrittenAs: kinds, ordering: ordering ?? null },
 				});
 			}
+			findings.push(...(await appliedFindings.call(this, i, orders)));
 		}
 
 		if (firstId !== undefined) {
@@ -319,6 +322,79 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 }
 
 /** What the stock answer's updated_at, written as the Date header's moment, says of the API's zone. */
+/** The page size the limit check asks for: smaller than any first page worth checking. */
+const LIMIT_PROBE = 2;
+const NOT_APPLIED_SETTING = 'None in n8n: the node leaves out what the API should not have sent; ask the marketplace operator';
+
+/**
+ * Whether the API applies what a list request asks (a small limit, a status, an updated_after),
+ * each asked once and its answer held to the request as every walk of the list holds it
+ * (`PageCheck`): what would be left out and named in a run is reported here first. The values
+ * asked come from the first page, so that an answer that obeys can be told from one that does not.
+ */
+async function appliedFindings(this: IExecuteFunctions, i: number, firstPage: IDataObject[]): Promise<Finding[]> {
+	const ask = async (limit: number, request: ListRequest): Promise<CheckedPage | undefined> => {
+		const qs = { limit, offset: 0, status: request.status, updated_after: request.updatedAfter };
+		const data = successData((await apiAnswer.call(this, 'GET', '/orders.php', { qs, itemIndex: i })).body);
+		return data ? new PageCheck(this.getNode(), i, request).page(0, data, limit) : undefined;
+	};
+	const findings: Finding[] = [];
+	const unanswered = (check: string) => ({ check, result: 'warning' as const, finding: 'The API did not answer the list request with a list.', setting: NO_SETTING, details: { asked: null, outside: null } });
+
+	// Limit: a page of LIMIT_PROBE asked for.
+	if (firstPage.length <= LIMIT_PROBE) {
+		findings.push(skipped('List limit', `Not checked: the first page held ${firstPage.length} order items; it needs more than ${LIMIT_PROBE}.`, `More than ${LIMIT_PROBE} order items`));
+	} else {
+		const page = await ask(LIMIT_PROBE, {});
+		if (!page) findings.push(unanswered('List limit'));
+		else {
+			const answered = page.orders.length + page.beyondLimit;
+			findings.push(
+				page.beyondLimit > 0
+					? { check: 'List limit', result: 'warning', finding: `Asked for ${LIMIT_PROBE} order items, the API answered ${answered}: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.`, setting: NOT_APPLIED_SETTING, details: { asked: LIMIT_PROBE, outside: page.beyondLimit } }
+					: { check: 'List limit', result: 'ok', finding: `Asked for ${LIMIT_PROBE} order items, the API answered ${answered}: it applies limit.`, setting: NO_SETTING, details: { asked: LIMIT_PROBE, outside: 0 } },
+			);
+		}
+	}
+
+	// Status: the first order item's, which only a filter that is applied keeps the others out of.
+	const status = firstPage.find((entry) => typeof entry.status === 'string' && entry.status.trim() !== '')?.status as string | undefined;
+	if (status === undefined || firstPage.every((entry) => statusMatches(entry.status, status))) {
+		findings.push(
+			skipped('Status filter', `Not checked: ${status === undefined ? 'the first page shows no status' : `every order item of the first page has status ${cut(status, 40)}`}, so a filter cannot show whether the API applies it.`, 'Order items of two statuses'),
+		);
+	} else {
+		const page = await ask(PAGE_SIZE, { status });
+		const outside = page?.outside.status ?? 0;
+		findings.push(
+			!page
+				? unanswered('Status filter')
+				: outside > 0
+					? { check: 'Status filter', result: 'warning', finding: `Asked for status ${cut(status, 40)}, the API answered ${outside} order item${outside === 1 ? '' : 's'} of other statuses: it does not apply the status filter. The node leaves them out and names them in each run; every list it reads with a Status is the whole list.`, setting: NOT_APPLIED_SETTING, details: { asked: status, outside } }
+					: { check: 'Status filter', result: 'ok', finding: `Asked for status ${cut(status, 40)}, the API answered only order items of that status: it applies the filter.`, setting: NO_SETTING, details: { asked: status, outside: 0 } },
+		);
+	}
+
+	// Updated after: the middle updated_at of the first page, so that older order items exist to be left out.
+	const times = [...new Set(firstPage.map((entry) => parseApiDate(entry.updated_at)).filter((ms): ms is number => ms !== undefined))].sort((a, b) => a - b);
+	if (times.length < 2) {
+		findings.push(skipped('Updated After filter', 'Not checked: the first page shows fewer than two datetimes the node can read.', 'Order items updated at two moments'));
+	} else {
+		// As the Orders Trigger sends it: YYYY-MM-DD HH:MM:SS, the wall clock the API writes.
+		const after = formatApiDateTime(times[Math.floor(times.length / 2)], 'UTC');
+		const page = await ask(PAGE_SIZE, { updatedAfter: after });
+		const outside = page?.outside.updatedAfter ?? 0;
+		findings.push(
+			!page
+				? unanswered('Updated After filter')
+				: outside > 0
+					? { check: 'Updated After filter', result: 'warning', finding: `Asked for updated_after ${after}, the API answered ${outside} order item${outside === 1 ? '' : 's'} updated at or before it: it does not apply the filter (or not in this format). The node leaves them out and names them in each run; the Orders Trigger reads the whole list on every poll, and still emits each change once.`, setting: NOT_APPLIED_SETTING, details: { asked: after, outside } }
+					: { check: 'Updated After filter', result: 'ok', finding: `Asked for updated_after ${after}, the API answered only order items updated after it: it applies the filter.`, setting: NO_SETTING, details: { asked: after, outside: 0 } },
+		);
+	}
+	return findings;
+}
+
 function timeZoneFinding(updatedAt: unknown, atMs: number, timeZone: string): Finding {
 	const minutes = offsetMinutes(updatedAt, atMs);
 	if (minutes === undefined) {
