@@ -118,7 +118,7 @@ describe('queue mode: the MCP server example on main and on a webhook process, i
 		}
 		process.stdout.write(`MCP budget, queue mode (one worker): ${measured.map((m, i) => `client ${i + 1} on ${m.at} changed ${m.changed}`).join(', ')}; refusal: ${measured[0].refusal.split('.')[0]}\n`);
 		expect(measured.map((m) => m.changed)).toEqual([10, 10, 10]);
-		for (const { refusal } of measured) expect(refusal).toContain('only a person can change it, in the workflow');
+		// A worker hands the client the error's message and name only (JobProcessor.invokeTool): the message says it all.
 		for (const { refusal } of measured) expect(refusal).toMatch(/This workflow lets a model change at most 10 products in one MCP session, and 10 were changed already, so nothing was sent\. Tell the person; a new session/);
 		expect((await sb.control('GET', '/stats')).byEndpoint).toEqual({ 'POST /stock_update.php 200': 30 });
 	});
