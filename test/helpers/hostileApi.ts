@@ -35,7 +35,8 @@ export const apiDate = (seconds: number) => new Date((NOW_S() + seconds) * 1000)
 /** The moment of an API datetime as this API reads it, or undefined. */
 export function readDate(value: unknown): number | undefined {
 	if (typeof value !== 'string' || !/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d$/.test(value)) return undefined;
-	return Date.parse(`${value.replace(' ', 'T')}Z`);
+	const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
+	return Number.isNaN(ms) ? undefined : ms; // 2026-13-45 99:99:99 has the form and is no date
 }
 
 const idArb = fc.oneof(
