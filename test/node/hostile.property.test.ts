@@ -69,7 +69,9 @@ describe('the action node against generated hostile marketplaces', () => {
 					});
 					expectNoCrash(run);
 					const out = run.items.map((i) => i.json);
-					expect(out.length).toBeLessThanOrEqual(market.orders.length);
+					// Bounded by what was read: at most the limit of each page (an entry without an id cannot be told from another, so it may come out twice).
+					expect(out.length).toBeLessThanOrEqual(sent.reduce((sum, page) => sum + Math.min(page.limit, page.orders.length), 0));
+					expect(out.filter((o) => o.order_item_id !== '' && o.order_item_id !== null && o.order_item_id !== undefined).length).toBeLessThanOrEqual(market.orders.length);
 					const afterMs = readDate(after)!;
 					for (const item of out) {
 						expect(statusMatches(item.status, 'accepted')).toBe(true);
@@ -84,7 +86,12 @@ describe('the action node against generated hostile marketplaces', () => {
 					const words = [...hintsOf(run).map((h) => h.message), logsSince(since)].join('\n');
 					const outside = (page: SentPage, o: IDataObject) =>
 						(page.status !== null && !statusMatches(o.status, page.status)) || (page.updatedAfter !== null && (readDate(o.updated_at) ?? Infinity) <= (readDate(page.updatedAfter) ?? -Infinity));
-					const sentOutside = !run.error && sent.some((page) => page.orders.slice(0, page.limit).some((o) => outside(page, o)));
+					// An entry whose id came before is left out as a repeat, and named as one: only the others must be named as outside.
+					const idOf = (o: IDataObject) => (o.order_item_id === null || o.order_item_id === undefined || o.order_item_id === '' ? undefined : String(o.order_item_id).trim());
+					const timesSent = new Map<string | undefined, number>();
+					for (const o of sent.flatMap((page) => page.orders)) timesSent.set(idOf(o), (timesSent.get(idOf(o)) ?? 0) + 1);
+					const once = (o: IDataObject) => idOf(o) === undefined || timesSent.get(idOf(o)) === 1;
+					const sentOutside = !run.error && sent.some((page) => page.orders.slice(0, page.limit).some((o) => outside(page, o) && once(o)));
 					if (sentOutside) expect(words).toMatch(/seems not to apply/);
 					expectCleanLog(since, secretsOf(api));
 				});
@@ -136,8 +143,9 @@ describe('the Orders Trigger against generated hostile marketplaces', () => {
 						const polled = await h.poll();
 						expect(String(polled.error?.message ?? '')).not.toMatch(CRASH);
 					}
-					// An order item in one state comes out once: its id, status and updated_at.
-					const states = h.emitted.map((i) => JSON.stringify([i.order_item_id, i.status, i.updated_at, i.title]));
+					// An order item in one state comes out once: all it says, whatever event it came out as
+					// (two entries that share an id but differ are two states of a broken list, each once).
+					const states = h.emitted.map((item) => JSON.stringify(Object.entries(item).filter(([key]) => key !== 'event').sort(([a], [b]) => a.localeCompare(b))));
 					expect(new Set(states).size).toBe(states.length);
 					expect(Buffer.byteLength(JSON.stringify(h.state))).toBeLessThan(1_500_000);
 					expect(api.requests.length).toBeLessThanOrEqual(5 * 1_000 + market.hostility.throttle.times);
