@@ -285,6 +285,47 @@ describe('Check Setup against answers the sandbox never gives', () => {
 	const date = (ms: number) => ({ date: new Date(ms).toUTCString() });
 	const order = (id: number, updated = '2026-05-01 10:00:00') => ({ order_item_id: id, updated_at: updated, created_at: updated });
 
+	test('whether filters and the limit are applied: an API that answers the probes with no list says so; one order item outside is named in the singular; a first page of two cannot show the limit', async () => {
+		const entry = (id: number, status: string, updated: string) => ({ order_item_id: id, status, updated_at: updated, created_at: updated });
+		const page = [entry(1, 'accepted', '2026-05-01 10:00:00'), entry(2, 'shipped', '2026-05-01 11:00:00'), entry(3, 'accepted', '2026-05-01 12:00:00')];
+		const listed = (query: URLSearchParams) => ok({ orders: query.has('status') ? [page[0], page[1]] : query.has('updated_after') ? [page[0], page[2]] : page, pagination: { has_more: false } });
+		const unlisted = await checkScripted((request) => {
+			const query = new URL(request.url, 'http://x').searchParams;
+			if (!request.url.includes('/orders.php')) return request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } });
+			return query.get('limit') === '100' && !query.has('status') && !query.has('updated_after') ? listed(query) : { status: 400, body: { ok: false, error: { code: 'invalid_parameter', message: 'no' } } };
+		});
+		for (const check of ['List limit', 'Status filter', 'Updated After filter']) {
+			expect(unlisted.report[check]).toEqual({ check, result: 'warning', finding: 'The API did not answer the list request with a list.', setting: 'None needed', details: { asked: null, outside: null } });
+		}
+		const one = await checkScripted((request) => {
+			const query = new URL(request.url, 'http://x').searchParams;
+			if (!request.url.includes('/orders.php')) return request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } });
+			return listed(query);
+		});
+		expect(one.report['Status filter']).toMatchObject({
+			result: 'warning',
+			finding: 'Asked for status accepted, the API answered 1 order item of other statuses: it does not apply the status filter. The node leaves them out and names them in each run; every list it reads with a Status is the whole list.',
+			details: { asked: 'accepted', outside: 1 },
+		});
+		expect(one.report['Updated After filter']).toMatchObject({
+			result: 'warning',
+			finding: 'Asked for updated_after 2026-05-01 11:00:00, the API answered 1 order item updated at or before it: it does not apply the filter (or not in this format). The node leaves them out and names them in each run; the Orders Trigger reads the whole list on every poll, and still emits each change once.',
+			details: { asked: '2026-05-01 11:00:00', outside: 1 },
+		});
+		expect(one.report['List limit']).toMatchObject({ result: 'warning', finding: 'Asked for 2 order items, the API answered 3: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.', details: { asked: 2, outside: 1 } });
+		const two = await checkScripted((request) =>
+			request.url.includes('/orders.php') ? ok({ orders: page.slice(0, 2), pagination: { has_more: false } }) : request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } }),
+		);
+		expect(two.report['List limit']).toEqual({
+			check: 'List limit',
+			result: 'skipped',
+			finding: 'Not checked: the first page held 2 order items; it needs more than 2.',
+			setting: 'None needed',
+			details: { waitingFor: 'More than 2 order items' },
+		});
+		expect(two.requests.filter((r) => r.includes('limit=2&'))).toEqual([]);
+	});
+
 	test('no Date header, an empty list, a missing order item answered as a success', async () => {
 		const { report, requests } = await checkScripted([
 			ok({ pong: true }),

@@ -89,7 +89,7 @@ export function modelRunOf(context: IExecuteFunctions, nowMs: number): ModelRun 
 	try {
 		item = context.getWorkflowDataProxy(0).$json;
 	} catch {
-		item = undefined; // no input item: nothing names a run
+		// No input item: nothing names a run.
 	}
 	const json = isObject(item) ? item : {};
 	const session = isObject(json.headers) ? json.headers['mcp-session-id'] : undefined;
