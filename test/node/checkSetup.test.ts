@@ -287,8 +287,9 @@ describe('Check Setup against answers the sandbox never gives', () => {
 
 	test('whether filters and the limit are applied: an API that answers the probes with no list says so; one order item outside is named in the singular; a first page of two cannot show the limit', async () => {
 		const entry = (id: number, status: string, updated: string) => ({ order_item_id: id, status, updated_at: updated, created_at: updated });
-		const page = [entry(1, 'accepted', '2026-05-01 10:00:00'), entry(2, 'shipped', '2026-05-01 11:00:00'), entry(3, 'accepted', '2026-05-01 12:00:00')];
-		const listed = (query: URLSearchParams) => ok({ orders: query.has('status') ? [page[0], page[1]] : query.has('updated_after') ? [page[0], page[2]] : page, pagination: { has_more: false } });
+		// One updated_at the node cannot read: it is no moment to ask for.
+		const page = [entry(1, 'accepted', '2026-05-01 10:00:00'), entry(2, 'shipped', '2026-05-01 11:00:00'), entry(3, 'accepted', '2026-05-01 12:00:00'), entry(4, 'accepted', 'soon')];
+		const listed = (query: URLSearchParams) => ok({ orders: query.has('status') ? [page[0], page[1]] : query.has('updated_after') ? [page[0], page[2]] : query.get('limit') === '2' ? page.slice(0, 3) : page, pagination: { has_more: false } });
 		const unlisted = await checkScripted((request) => {
 			const query = new URL(request.url, 'http://x').searchParams;
 			if (!request.url.includes('/orders.php')) return request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } });
@@ -313,9 +314,19 @@ describe('Check Setup against answers the sandbox never gives', () => {
 			details: { asked: '2026-05-01 11:00:00', outside: 1 },
 		});
 		expect(one.report['List limit']).toMatchObject({ result: 'warning', finding: 'Asked for 2 order items, the API answered 3: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.', details: { asked: 2, outside: 1 } });
+		// Two order items, statuses unwritten, two moments: the limit cannot be shown, the status filter neither; the middle of two moments is the later.
+		const unwritten = page.slice(0, 2).map(({ status: _status, ...rest }) => rest);
 		const two = await checkScripted((request) =>
-			request.url.includes('/orders.php') ? ok({ orders: page.slice(0, 2), pagination: { has_more: false } }) : request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } }),
+			request.url.includes('/orders.php') ? ok({ orders: unwritten, pagination: { has_more: false } }) : request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } }),
 		);
+		expect(two.report['Status filter']).toEqual({
+			check: 'Status filter',
+			result: 'skipped',
+			finding: 'Not checked: the first page shows no status, so a filter cannot show whether the API applies it.',
+			setting: 'None needed',
+			details: { waitingFor: 'Order items of two statuses' },
+		});
+		expect(two.report['Updated After filter']).toMatchObject({ result: 'warning', details: { asked: '2026-05-01 11:00:00', outside: 2 } });
 		expect(two.report['List limit']).toEqual({
 			check: 'List limit',
 			result: 'skipped',
@@ -374,7 +385,13 @@ describe('Check Setup against answers the sandbox never gives', () => {
 		// Then the limit is asked of the list once: its entries share one status and one datetime, nothing to tell a filter by.
 		expect(requests.filter((r) => r.includes('/orders.php'))).toEqual(['GET /orders.php?limit=100&offset=0', 'GET /orders.php?limit=100&offset=30', 'GET /orders.php?limit=100&offset=60', 'GET /orders.php?limit=2&offset=0']);
 		expect(report['Status filter']).toMatchObject({ result: 'skipped', finding: 'Not checked: every order item of the first page has status accepted, so a filter cannot show whether the API applies it.' });
-		expect(report['Updated After filter']).toMatchObject({ result: 'skipped', finding: 'Not checked: the first page shows fewer than two datetimes the node can read.' });
+		expect(report['Updated After filter']).toEqual({
+			check: 'Updated After filter',
+			result: 'skipped',
+			finding: 'Not checked: the first page shows fewer than two datetimes the node can read.',
+			setting: 'None needed',
+			details: { waitingFor: 'Order items updated at two moments' },
+		});
 	});
 
 	test('a marketplace that applies neither limit, status nor updated_after: each is a warning that says what the node does instead', async () => {
