@@ -315,7 +315,7 @@ describe('Check Setup against answers the sandbox never gives', () => {
 		});
 		expect(one.report['List limit']).toMatchObject({ result: 'warning', finding: 'Asked for 2 order items, the API answered 3: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.', details: { asked: 2, outside: 1 } });
 		// Two order items, statuses unwritten, two moments: the limit cannot be shown, the status filter neither; the middle of two moments is the later.
-		const unwritten = page.slice(0, 2).map(({ status: _status, ...rest }) => rest);
+		const unwritten = page.slice(0, 2).map((o) => ({ order_item_id: o.order_item_id, updated_at: o.updated_at, created_at: o.created_at }));
 		const two = await checkScripted((request) =>
 			request.url.includes('/orders.php') ? ok({ orders: unwritten, pagination: { has_more: false } }) : request.url.includes('/ping.php') ? ok({ pong: true }) : ok({ order: { order_item_id: 1 } }),
 		);
