@@ -1,7 +1,8 @@
 // The node as an AI tool (an AI Agent's tool, or a tool an MCP Server Trigger offers). n8n builds the
 // tool variant from this node's description ("usableAsTool"), with the replacements made here, and
 // runs the same execute: a model's arguments arrive through $fromAI() in the parameters.
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import { isRecord } from '../helpers/events';
 
 /** Whether this node runs as a tool: n8n names the tool variant's type after the node's, plus "Tool". */
 export function isTool(context: { getNode(): INode }): boolean {
@@ -72,8 +73,6 @@ export interface ModelRun {
 const SESSION_ID = /^[\x21-\x7e]{1,128}$/;
 const HOUR_MS = 60 * 60 * 1000;
 
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The model run of this tool call. n8n runs a tool on three paths, and names the run differently:
  * - an AI Agent's tool runs in the agent's execution: the execution id;
@@ -91,12 +90,12 @@ export function modelRunOf(context: IExecuteFunctions, nowMs: number): ModelRun 
 	} catch {
 		// No input item: nothing names a run.
 	}
-	const json = isObject(item) ? item : {};
-	const session = isObject(json.headers) ? json.headers['mcp-session-id'] : undefined;
+	const json = isRecord(item) ? item : {};
+	const session = isRecord(json.headers) ? json.headers['mcp-session-id'] : undefined;
 	if (typeof session === 'string' && SESSION_ID.test(session)) {
 		return { key: `mcp:${session}`, scope: 'in one MCP session', next: 'a new session of their MCP client starts a new count, or they can raise Maximum Products per Run' };
 	}
-	const request = isObject(json.body) ? json.body : json;
+	const request = isRecord(json.body) ? json.body : json;
 	const mcpCall = Object.keys(json).length === 0 || request.method === 'tools/call';
 	const executionId = context.getExecutionId();
 	if (executionId && !mcpCall) return { key: `run:${executionId}`, scope: 'in one run', next: 'they can run it again or raise Maximum Products per Run' };

@@ -7,7 +7,8 @@ import { textOf } from './untrusted';
 /** How Stock › Update (version 3 on) starts the external reference of the changes it makes. */
 export const N8N_MARK = 'n8n:';
 
-function isRecord(value: unknown): value is IDataObject {
+/** A JSON object (not null, not a list). */
+export function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -339,22 +339,24 @@ async function appliedFindings(this: IExecuteFunctions, i: number, firstPage: ID
 		return data ? new PageCheck(this.getNode(), i, request).page(0, data, limit) : undefined;
 	};
 	const findings: Finding[] = [];
-	const unanswered = (check: string) => ({ check, result: 'warning' as const, finding: 'The API did not answer the list request with a list.', setting: NO_SETTING, details: { asked: null, outside: null } });
+	/** The finding of one probe: no list, entries outside what was asked (`outside`), or none. */
+	const verdict = (check: string, page: CheckedPage | undefined, asked: string | number, outside: number, notApplied: string, applied: string): Finding =>
+		!page
+			? { check, result: 'warning', finding: 'The API did not answer the list request with a list.', setting: NO_SETTING, details: { asked: null, outside: null } }
+			: outside > 0
+				? { check, result: 'warning', finding: notApplied, setting: NOT_APPLIED_SETTING, details: { asked, outside } }
+				: { check, result: 'ok', finding: applied, setting: NO_SETTING, details: { asked, outside: 0 } };
 
 	// Limit: a page of LIMIT_PROBE asked for.
 	if (firstPage.length <= LIMIT_PROBE) {
 		findings.push(skipped('List limit', `Not checked: the first page held ${firstPage.length} order items; it needs more than ${LIMIT_PROBE}.`, `More than ${LIMIT_PROBE} order items`));
 	} else {
 		const page = await ask(LIMIT_PROBE, {});
-		if (!page) findings.push(unanswered('List limit'));
-		else {
-			const answered = page.orders.length + page.beyondLimit;
-			findings.push(
-				page.beyondLimit > 0
-					? { check: 'List limit', result: 'warning', finding: `Asked for ${LIMIT_PROBE} order items, the API answered ${answered}: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.`, setting: NOT_APPLIED_SETTING, details: { asked: LIMIT_PROBE, outside: page.beyondLimit } }
-					: { check: 'List limit', result: 'ok', finding: `Asked for ${LIMIT_PROBE} order items, the API answered ${answered}: it applies limit.`, setting: NO_SETTING, details: { asked: LIMIT_PROBE, outside: 0 } },
-			);
-		}
+		const beyond = page?.beyondLimit ?? 0;
+		const answered = `Asked for ${LIMIT_PROBE} order items, the API answered ${(page?.orders.length ?? 0) + beyond}`;
+		findings.push(
+			verdict('List limit', page, LIMIT_PROBE, beyond, `${answered}: it does not apply limit. The node reads at most the limit it asked of each page and pages on; each run says so.`, `${answered}: it applies limit.`),
+		);
 	}
 
 	// Status: the first order item's, which only a filter that is applied keeps the others out of.
@@ -367,11 +369,14 @@ async function appliedFindings(this: IExecuteFunctions, i: number, firstPage: ID
 		const page = await ask(PAGE_SIZE, { status });
 		const outside = page?.outside.status ?? 0;
 		findings.push(
-			!page
-				? unanswered('Status filter')
-				: outside > 0
-					? { check: 'Status filter', result: 'warning', finding: `Asked for status ${cut(status, 40)}, the API answered ${outside} order item${outside === 1 ? '' : 's'} of other statuses: it does not apply the status filter. The node leaves them out and names them in each run; every list it reads with a Status is the whole list.`, setting: NOT_APPLIED_SETTING, details: { asked: status, outside } }
-					: { check: 'Status filter', result: 'ok', finding: `Asked for status ${cut(status, 40)}, the API answered only order items of that status: it applies the filter.`, setting: NO_SETTING, details: { asked: status, outside: 0 } },
+			verdict(
+				'Status filter',
+				page,
+				status,
+				outside,
+				`Asked for status ${cut(status, 40)}, the API answered ${outside} order item${outside === 1 ? '' : 's'} of other statuses: it does not apply the status filter. The node leaves them out and names them in each run; every list it reads with a Status is the whole list.`,
+				`Asked for status ${cut(status, 40)}, the API answered only order items of that status: it applies the filter.`,
+			),
 		);
 	}
 
@@ -385,11 +390,14 @@ async function appliedFindings(this: IExecuteFunctions, i: number, firstPage: ID
 		const page = await ask(PAGE_SIZE, { updatedAfter: after });
 		const outside = page?.outside.updatedAfter ?? 0;
 		findings.push(
-			!page
-				? unanswered('Updated After filter')
-				: outside > 0
-					? { check: 'Updated After filter', result: 'warning', finding: `Asked for updated_after ${after}, the API answered ${outside} order item${outside === 1 ? '' : 's'} updated at or before it: it does not apply the filter (or not in this format). The node leaves them out and names them in each run; the Orders Trigger reads the whole list on every poll, and still emits each change once.`, setting: NOT_APPLIED_SETTING, details: { asked: after, outside } }
-					: { check: 'Updated After filter', result: 'ok', finding: `Asked for updated_after ${after}, the API answered only order items updated after it: it applies the filter.`, setting: NO_SETTING, details: { asked: after, outside: 0 } },
+			verdict(
+				'Updated After filter',
+				page,
+				after,
+				outside,
+				`Asked for updated_after ${after}, the API answered ${outside} order item${outside === 1 ? '' : 's'} updated at or before it: it does not apply the filter (or not in this format). The node leaves them out and names them in each run; the Orders Trigger reads the whole list on every poll, and still emits each change once.`,
+				`Asked for updated_after ${after}, the API answered only order items updated after it: it applies the filter.`,
+			),
 		);
 	}
 	return findings;
