@@ -158,7 +158,7 @@ describe('retries and clock correction', () => {
 		const before = await Promise.all(rows.map(async (r) => (await sb.control('GET', `/products/${r.product_id}`)).stock));
 		const { error } = await runNode({ parameters: { ...sheet, options: { concurrency: 4, giveUpAfter: 2 } }, items: rows, credentials: credentials() });
 		expect(error?.message).toBe('The Partner API is temporarily unavailable');
-		expect(error?.description).toMatch(/Row \d+ of 20 failed; 0 rows were applied, the other 20 not\. .*running the whole sheet again is safe/);
+		expect(error?.description).toMatch(/Row \d+ \(item \d+\) failed, of 20 rows; 0 rows were applied, the other 20 not\. .*running the whole sheet again is safe/);
 		await sb.control('POST', '/faults/reset');
 		for (const [i, row] of rows.entries()) expect((await sb.control('GET', `/products/${row.product_id}`)).stock).toBe(before[i]);
 	});
@@ -181,7 +181,7 @@ describe('retries and clock correction', () => {
 		const { error } = await runNode({ parameters: { ...sheet, options: { concurrency: 1 } }, items: rows, credentials: credentials() });
 		expect(error?.message).toBe('The product belongs to another seller');
 		expect(error?.context?.itemIndex).toBe(5);
-		expect(error?.description).toMatch(/Row 6 of 10 failed; 5 rows were applied, the other 5 not\./);
+		expect(error?.description).toMatch(/Row 7 \(item 5\) failed, of 10 rows; 5 rows were applied, the other 5 not\./);
 		expect((await sb.control('GET', '/stats')).byEndpoint['POST /stock_update.php 200']).toBe(5);
 	});
 
@@ -321,7 +321,7 @@ describe('retries and clock correction', () => {
 			expect(error?.message).toBe(FAILED);
 			expect(error?.context?.itemIndex).toBe(0);
 			expect(error?.description).toContain(`${PAGE_START}stock_update.php:14`);
-			expect(error?.description).toMatch(/Row 1 of 4 failed; 0 rows were applied, the other 4 not\./);
+			expect(error?.description).toMatch(/Row 2 \(item 0\) failed, of 4 rows; 0 rows were applied, the other 4 not\./);
 			expect(await Promise.all(rows.map((r) => stockOf(r.product_id)))).toEqual(before);
 		});
 

@@ -70,7 +70,7 @@ describe('Stock > Update in the n8n engine', () => {
 		['-1', 'Stock must be 0 or more, but got -1 (stock cannot be negative).'],
 		['12.5', 'Stock must be a whole number, but got "12.5".'],
 		['abc', 'Stock must be a whole number, but got "abc".'],
-		['', 'Stock is empty; it needs a whole number.'],
+		['', 'Stock is blank; it needs a whole number.'],
 	])('stock %j is a per-item error and nothing at all is sent', async (bad, message) => {
 		const before = await stockOf(simple[2].product_id);
 		const { error } = await runNode({
@@ -78,7 +78,7 @@ describe('Stock > Update in the n8n engine', () => {
 			items: [{ product_id: simple[2].product_id, stock: 3 }, { product_id: simple[3].product_id, stock: bad }],
 			credentials: credentials(),
 		});
-		expect(error?.message).toBe(message);
+		expect(error?.message).toBe(`Row 3 (item 1): ${message}`);
 		expect(error?.context?.itemIndex).toBe(1);
 		expect((await sb.control('GET', '/stats')).requests).toBe(0);
 		expect(await stockOf(simple[2].product_id)).toBe(before);
@@ -194,7 +194,7 @@ describe('Stock > Update in the n8n engine', () => {
 			items: [{ product_id: withVariants.product_id, stock: 1, variant: bad }],
 			credentials: credentials(),
 		});
-		expect(error?.message).toBe(message);
+		expect(error?.message).toBe(`Row 2 (item 0): ${message}`);
 		expect((await sb.control('GET', '/stats')).requests).toBe(0);
 	});
 
@@ -204,7 +204,7 @@ describe('Stock > Update in the n8n engine', () => {
 			items: [{ product_id: 'P-1', stock: 1 }, { product_id: simple[10].product_id, stock: 1 }],
 			credentials: credentials(),
 		});
-		expect(error?.message).toBe('Product ID must be a whole number, but got "P-1".');
+		expect(error?.message).toBe('Row 2 (item 0): Product ID must be a whole number, but got "P-1".');
 		expect(error?.context?.itemIndex).toBe(0);
 		expect((await sb.control('GET', '/stats')).requests).toBe(0);
 	});
@@ -242,7 +242,7 @@ describe('Stock > Update in the n8n engine', () => {
 		});
 		expect(error?.message).toBe('The product belongs to another seller');
 		expect(error?.context?.itemIndex).toBe(1);
-		expect(error?.description).toMatch(/ Row 2 of 2 failed; 0 rows were applied, the other 2 not\. /);
+		expect(error?.description).toMatch(/ Row 3 \(item 1\) failed, of 2 rows; 0 rows were applied, the other 2 not\. /);
 		expect(await stockOf(waiting.product_id)).toBe(before);
 	});
 
@@ -252,7 +252,7 @@ describe('Stock > Update in the n8n engine', () => {
 		expect(error?.message).toBe('The product belongs to another seller');
 		expect(error?.description).toBe(
 			`API code: forbidden_product. The API said: Product ${foreign.product_id} does not belong to this seller. This app can change only its own seller's products. ` +
-				"Check the Product ID, or use the credential of the seller who owns this product. Row 1 of 5 failed; 0 rows were applied, the other 5 not. " +
+				"Check the Product ID, or use the credential of the seller who owns this product. Row 2 (item 0) failed, of 5 rows; 0 rows were applied, the other 5 not. " +
 				'Stock updates set absolute values, so running the whole sheet again is safe: rows already applied are set to the same values.',
 		);
 		expect((await sb.control('GET', '/stats')).requests).toBe(1);

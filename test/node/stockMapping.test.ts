@@ -40,6 +40,86 @@ describe('Stock > Update v2 in the n8n engine', () => {
 	beforeEach(() => sb.control('POST', '/stats/reset'));
 	afterAll(() => sb.close());
 
+	describe("a sheet's errors in one run, in the sheet's words", () => {
+		const bySkuAuto = { ...auto, identifyBy: 'sku' };
+		const nothingSent = (good: string, rows: string) =>
+			`Nothing was sent${good}: fix ${rows} in your data (or the mapping) and run it again, or set Settings › On Error to Continue to send the good rows and get each bad one as an error item.`;
+
+		test('every bad row is named at once, in the rows the sheet shows and the item beside them; a blank cell is blank; nothing is sent', async () => {
+			const rows = [
+				{ sku: simple[50].sku, stock: '5' },
+				{ sku: withVariants.sku, stock: '2' },
+				{ sku: simple[51].sku, stock: '-3' },
+				{ sku: simple[52].sku, stock: 'abc' },
+				// n8n's spreadsheet reader leaves a blank cell out of the item.
+				{ sku: simple[53].sku },
+				{ sku: simple[54].sku, stock: '7' },
+			];
+			const before = await stockOf(simple[50].product_id);
+			const { error } = await run(bySkuAuto, rows);
+			expect(error?.message).toBe('3 rows have values that cannot be sent (rows 4, 5, 6)');
+			expect(error?.description).toBe(
+				[
+					'Row 4 (item 2): Stock (column "stock") must be 0 or more, but got -3 (stock cannot be negative).',
+					'Row 5 (item 3): Stock (column "stock") must be a whole number, but got "abc".',
+					'Row 6 (item 4): Stock (column "stock") is blank; it needs a whole number.',
+					nothingSent(', not even the 3 good rows', 'these 3 rows'),
+				].join('\n'),
+			);
+			expect(error?.context?.itemIndex).toBeUndefined();
+			expect(await requests()).toBe(0);
+			expect(await stockOf(simple[50].product_id)).toBe(before);
+		});
+
+		test("rows from Google Sheets are named by their own row_number; the run's other errors say the same row", async () => {
+			const { error } = await run(bySkuAuto, [
+				{ row_number: 10, sku: simple[55].sku, stock: '1' },
+				{ row_number: 12, sku: simple[56].sku, stock: '1.5' },
+			]);
+			expect(error?.message).toBe('Row 12 (item 1): Stock (column "stock") must be a whole number, but got "1.5".');
+			expect(error?.context?.itemIndex).toBe(1);
+			expect(error?.description).toBe(nothingSent(', not even the 1 good row', 'this row'));
+			// An answer the API refuses names the sheet's row too, and how far the sheet got.
+			const refused = await run(bySkuAuto, [
+				{ row_number: 10, sku: simple[55].sku, stock: '1' },
+				{ row_number: 11, sku: 'SKU-NOT-THERE', stock: '1' },
+			]);
+			expect(refused.error?.description).toMatch(/ Row 11 \(item 1\) failed, of 2 rows; 1 row was applied, the other 1 not\. /);
+			// A row_number that is no row is not believed: the row under a header row.
+			const odd = await run(bySkuAuto, [{ row_number: 0, sku: simple[55].sku, stock: 'x' }, { row_number: '7', sku: simple[55].sku, stock: 'x' }, { row_number: 2.5, sku: simple[55].sku, stock: 'y' }]);
+			expect(odd.error?.message).toBe('3 rows have values that cannot be sent (rows 2, 3, 4)');
+		});
+
+		test('one error of many rows is said once with the first rows; many errors are capped, the rest counted', async () => {
+			const same = await run(bySkuAuto, Array.from({ length: 8 }, (_, i) => ({ SKU: simple[60 + i].sku, Qty: '1' })));
+			expect(same.error?.message).toMatch(/^Row 2 \(item 0\), row 3 \(item 1\), row 4 \(item 2\), row 5 \(item 3\), row 6 \(item 4\) and 3 more rows: This item has no Stock column\. /);
+			expect(same.error?.description).toBe(nothingSent('', 'these 8 rows'));
+
+			const many = await run(bySkuAuto, [{ sku: simple[70].sku, stock: '1' }, ...Array.from({ length: 25 }, (_, i) => ({ sku: simple[70].sku, stock: `bad${i}` }))]);
+			expect(many.error?.message).toBe('25 rows have values that cannot be sent (rows 3, 4, 5, …)');
+			const lines = many.error!.description!.split('\n');
+			expect(lines).toHaveLength(22);
+			expect(lines[0]).toBe('Row 3 (item 1): Stock (column "stock") must be a whole number, but got "bad0".');
+			expect(lines[19]).toBe('Row 22 (item 20): Stock (column "stock") must be a whole number, but got "bad19".');
+			expect(lines[20]).toBe('… and 5 other errors.');
+			expect(lines[21]).toBe(nothingSent(', not even the 1 good row', 'these 25 rows'));
+			expect(await requests()).toBe(0);
+		});
+
+		test('with Continue On Fail the good rows are sent and each bad one is its error item', async () => {
+			const { items, error } = await run(bySkuAuto, [{ sku: simple[71].sku, stock: '4' }, { sku: simple[72].sku }], { continueOnFail: true });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ new_stock: 4 });
+			expect(items[1].json).toMatchObject({ error: 'Stock (column "stock") is blank; it needs a whole number.', details: { itemIndex: 1, code: 'invalid_value' } });
+			expect(await stockOf(simple[71].product_id)).toBe(4);
+		});
+
+		test('a column no row has is still a missing column, not a blank cell', async () => {
+			const { error } = await run(bySkuAuto, [{ sku: simple[73].sku }]);
+			expect(error?.message).toMatch(/^Row 2 \(item 0\): This item has no Stock column\./);
+		});
+	});
+
 	describe('Map Automatically', () => {
 		test('a new node maps automatically: rows read product_id, stock, variant and reference by column name', async () => {
 			const [a, b] = simple;
@@ -92,13 +172,13 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(items[0].json).toMatchObject({ product_id: product.product_id, new_stock: 6 });
 			const missing = await run({ ...auto, columnNames: { stock: '  Menge ' } }, [{ product_id: product.product_id, Qty: '6' }]);
 			expect(missing.error?.message).toBe(
-				'This item has no Stock column. The column "Menge" named under Column Names › Stock Column is not in this item. The item\'s columns: "product_id", "Qty".',
+				'Row 2 (item 0): This item has no Stock column. The column "Menge" named under Column Names › Stock Column is not in this item. The item\'s columns: "product_id", "Qty".',
 			);
 		});
 
 		test('a Product ID of 0 is refused before anything is sent: ids start at 1', async () => {
 			const { error } = await run(auto, [{ product_id: '0', stock: '1' }]);
-			expect(error?.message).toBe('Product ID (column "product_id") must be 1 or more, but got 0.');
+			expect(error?.message).toBe('Row 2 (item 0): Product ID (column "product_id") must be 1 or more, but got 0.');
 			expect(await requests()).toBe(0);
 		});
 
@@ -107,9 +187,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				{ product_id: simple[7].product_id, Qty: '5' },
 				{ 'Product ID': simple[8].product_id, Qty: '12.5' },
 			]);
-			expect(error?.message).toBe('Stock (column "Qty") must be a whole number, but got "12.5".');
+			expect(error?.message).toBe('Row 3 (item 1): Stock (column "Qty") must be a whole number, but got "12.5".');
 			expect(error?.context?.itemIndex).toBe(1);
-			expect(error?.description).toMatch(/^Nothing was sent for this item\. Fix the value/);
+			expect(error?.description).toMatch(/^Nothing was sent, not even the 1 good row: fix this row in your data/);
 			expect(await requests()).toBe(0);
 		});
 
@@ -140,7 +220,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				expect(error?.message).toBe('The product was not found');
 				return;
 			}
-			expect(error?.message).toBe(message);
+			expect(error?.message).toBe(`Row 2 (item 0): ${message}`);
 			expect(await requests()).toBe(0);
 		});
 
@@ -156,9 +236,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				const before = await stocks();
 				const wanted = before.map((stock) => stock + 7);
 				const first = await run({ resource: 'stock', operation: 'update' }, sheet(wanted));
-				expect(first.error?.message).toBe(bothFixes);
-				expect(first.error?.description).toBe('Nothing was sent for this item. Make the change the message names (or rename the columns in your data) and run it again.');
-				expect(first.error?.context?.itemIndex).toBe(0);
+				// One fix for every row: named once, with the rows it holds for.
+				expect(first.error?.message).toBe(`Row 2 (item 0), row 3 (item 1), row 4 (item 2): ${bothFixes}`);
+				expect(first.error?.description).toMatch(/^Nothing was sent: fix these 3 rows in your data \(or the mapping\) and run it again/);
 				expect(await requests()).toBe(0);
 				expect(await stocks()).toEqual(before);
 
@@ -180,12 +260,12 @@ describe('Stock > Update v2 in the n8n engine', () => {
 					{ SKU: String(simple[44].product_id), Qty: '5' },
 					{ SKU: 'SKU-A-70001', Qty: '5' },
 				]);
-				expect(error?.message).toBe('Product ID (column "SKU") must be a whole number, but got "SKU-A-70001", which looks like a SKU: to update by SKU, set Identify Product By › SKU.');
+				expect(error?.message).toBe('Row 3 (item 1): Product ID (column "SKU") must be a whole number, but got "SKU-A-70001", which looks like a SKU: to update by SKU, set Identify Product By › SKU.');
 				expect(error?.context?.itemIndex).toBe(1);
 				expect(await requests()).toBe(0);
 				// A number mistyped is not taken for a SKU.
 				const mistyped = await run(auto, [{ product_id: '12.5', stock: '5' }]);
-				expect(mistyped.error?.message).toBe('Product ID (column "product_id") must be a whole number, but got "12.5".');
+				expect(mistyped.error?.message).toBe('Row 2 (item 0): Product ID (column "product_id") must be a whole number, but got "12.5".');
 			});
 		});
 	});
@@ -214,14 +294,14 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const before = await stockOf(simple[11].product_id);
 			const parameters = await defineBelow({ product_id: '={{ $json.pid }}', stock: '={{ $json.qty }}' });
 			const { error } = await run(parameters, [{ pid: simple[11].product_id, qty: '' }]);
-			expect(error?.message).toBe('Stock is empty; it needs a whole number.');
+			expect(error?.message).toBe('Row 2 (item 0): Stock is blank; it needs a whole number.');
 			expect(await stockOf(simple[11].product_id)).toBe(before);
 		});
 
 		test('a SKU mapped as the Product ID is said to look like one, pointing to Identify Product By › SKU', async () => {
 			const parameters = await defineBelow({ product_id: '={{ $json.code }}', stock: '={{ $json.qty }}' });
 			const { error } = await run(parameters, [{ code: simple[45].sku, qty: '1' }]);
-			expect(error?.message).toBe(`Product ID must be a whole number, but got "${simple[45].sku}", which looks like a SKU: to update by SKU, set Identify Product By › SKU.`);
+			expect(error?.message).toBe(`Row 2 (item 0): Product ID must be a whole number, but got "${simple[45].sku}", which looks like a SKU: to update by SKU, set Identify Product By › SKU.`);
 			expect(await requests()).toBe(0);
 		});
 	});
@@ -271,7 +351,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 		test('a sheet of product_id met by SKU: the error says to set Identify Product By › Product ID', async () => {
 			const { error } = await run(bySku, [{ 'Product ID': simple[46].product_id, Stock: 1 }]);
 			expect(error?.message).toBe(
-				'This item has no SKU column. Its column "Product ID" reads as Product ID: to update by Product ID, set Identify Product By › Product ID. The item\'s columns: "Product ID", "Stock".',
+				'Row 2 (item 0): This item has no SKU column. Its column "Product ID" reads as Product ID: to update by Product ID, set Identify Product By › Product ID. The item\'s columns: "Product ID", "Stock".',
 			);
 			expect(await requests()).toBe(0);
 		});
@@ -302,10 +382,9 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(items[1].json).toMatchObject({ error: 'The SKU belongs to another seller', details: { code: 'forbidden_product', httpCode: '403' } });
 			expect(items[2].json).toMatchObject({ error: 'This product has variants: the stock must be set per variant', details: { code: 'variant_required' } });
 			expect(items[3].json).toMatchObject({ details: { code: 'variant_not_found' } });
-			expect(items[4].json).toMatchObject({ error: 'SKU (column "sku") is empty; it needs the product\'s SKU.', details: { code: 'invalid_value', itemIndex: 4 } });
-			expect(items[5].json.error).toBe(
-				'This item has no SKU column. Looked for "sku" or a header such as "SKU"; name your SKU column under Column Names › SKU Column. The item\'s columns: "stock".',
-			);
+			expect(items[4].json).toMatchObject({ error: 'SKU (column "sku") is blank; it needs the product\'s SKU.', details: { code: 'invalid_value', itemIndex: 4 } });
+			// Other rows have the column: this row's cell is blank (n8n's sheet reader leaves blank cells out).
+			expect(items[5].json.error).toBe('SKU (column "sku") is blank; it needs the product\'s SKU.');
 			expect(items[6].json.error).toBe('Stock (column "stock") must be a whole number, but got "x".');
 			expect(items[7].json).toMatchObject({ product_id: simple[14].product_id, new_stock: 8 });
 			expect(await stockOf(foreign.product_id)).toBe(foreignBefore);
@@ -435,7 +514,7 @@ describe('Stock › Update, version 3, Map Automatically: an item without a requ
 		try {
 			const { error } = await runNode({ parameters: { ...auto, columnNames }, items: [row], credentials: credentialsFor(api.baseUrl, api.app), typeVersion: 3 });
 			expect(api.requests).toEqual([]);
-			return error?.message;
+			return error?.message.replace(/^Row 2 \(item 0\): /, '');
 		} finally {
 			await api.close();
 		}

@@ -250,7 +250,7 @@ describe('Marketplace Partner for AI agents', () => {
 			const before = await stockOf(productIds[2]);
 			const above = await runNode({ parameters: { ...update(101, {}, { maxStock: 100 }), productId: productIds[2] }, credentials: credentials() });
 			expect(above.error?.message).toBe(
-				"Stock 101 is above the Maximum Stock of 100 this workflow allows, so nothing was sent. Send 100 or less, or have the workflow's Maximum Stock raised if 101 is right.",
+				"Row 2 (item 0): Stock 101 is above the Maximum Stock of 100 this workflow allows, so nothing was sent. Send 100 or less, or have the workflow's Maximum Stock raised if 101 is right.",
 			);
 			expect(await requests()).toBe(0);
 			expect(await stockOf(productIds[2])).toBe(before);

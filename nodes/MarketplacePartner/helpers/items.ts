@@ -21,6 +21,20 @@ export function toNodeError(
 	});
 }
 
+/**
+ * The row a spreadsheet shows for input item `i`: Google Sheets' own `row_number`, else the row
+ * under a header row (item 0 is row 2), as a file read by Extract from File numbers it.
+ */
+export function sheetRowOf(items: INodeExecutionData[], i: number): number {
+	const own = items[i]?.json.row_number;
+	return typeof own === 'number' && Number.isSafeInteger(own) && own > 0 ? own : i + 2;
+}
+
+/** A row as errors name it: the sheet's number and n8n's item index beside it. */
+export function rowOf(items: INodeExecutionData[], i: number): string {
+	return `row ${sheetRowOf(items, i)} (item ${i})`;
+}
+
 /** The code of an error item whose value the node refused before sending, as API errors carry theirs. */
 export const INVALID_VALUE = 'invalid_value';
 

@@ -2,26 +2,30 @@
 // number gets an error that names the field and the value, before any request is sent.
 import { cut, jsonPreview } from './untrusted';
 
+/** What a missing value is called: a sheet's cell is blank, a parameter or a model's argument empty. */
+export type EmptyWord = 'empty' | 'blank';
+
 /** How much of a wrong value an error quotes. */
 const QUOTED_CHARS = 100;
 
 /**
  * Returns the whole number, or undefined when optional and empty; throws a message otherwise.
  * `why` says why the minimum exists, for a value under it ("stock cannot be negative").
+ * `empty` is what a missing value is called: a sheet's cell is blank, a parameter empty.
  * `ifLetters` is added for text with letters in it: no mistyped number but another kind of value,
  * such as a SKU where an id belongs, which the user fixes elsewhere than in the value.
  */
 export function toWholeNumber(
 	value: unknown,
 	field: string,
-	{ min = 0, optional = false, why, ifLetters }: { min?: number; optional?: boolean; why?: string; ifLetters?: string } = {},
+	{ min = 0, optional = false, why, ifLetters, empty = 'empty' }: { min?: number; optional?: boolean; why?: string; ifLetters?: string; empty?: EmptyWord } = {},
 ): number | undefined {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	// A checkbox or a nested value is not empty: it is the wrong kind of value, as toSku says too.
 	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be a whole number, but got ${jsonPreview(value, QUOTED_CHARS)}.`);
 	if (text === undefined || text === '') {
 		if (optional) return undefined;
-		throw new Error(`${field} is empty; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
+		throw new Error(`${field} is ${empty}; it needs a whole number${min > 0 ? ` of ${min} or more` : ''}.`);
 	}
 	if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
 		const hint = ifLetters && /\p{L}/u.test(text) ? `, ${ifLetters}` : '';
@@ -123,9 +127,9 @@ function dateText(value: unknown): string | undefined {
 }
 
 /** A SKU as text: a sheet may hold it as a number. Spaces around it are a sheet's, not the SKU's. */
-export function toSku(value: unknown, field: string): string {
+export function toSku(value: unknown, field: string, empty: EmptyWord = 'empty'): string {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined && value !== undefined && value !== null) throw new Error(`${field} must be text, but got ${jsonPreview(value, QUOTED_CHARS)}.`);
-	if (!text) throw new Error(`${field} is empty; it needs the product's SKU.`);
+	if (!text) throw new Error(`${field} is ${empty}; it needs the product's SKU.`);
 	return text;
 }

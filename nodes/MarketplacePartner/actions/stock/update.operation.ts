@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { columnFinder } from '../../helpers/columns';
 import { parameterReader } from '../../helpers/parameters';
-import { toSku, toWholeNumber } from '../../helpers/values';
-import { errorItem, toNodeError } from '../../helpers/items';
+import { toSku, toWholeNumber, type EmptyWord } from '../../helpers/values';
+import { errorItem, rowOf, sheetRowOf, toNodeError } from '../../helpers/items';
 import { apiRequest } from '../../transport';
 import { explainBySku } from '../../transport/errors';
 import { mapWithConcurrency } from '../../transport/concurrency';
@@ -267,10 +267,14 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 type Prepared = { body: IDataObject } | { error: NodeOperationError };
 
-/** A row's values by request field, and how its errors name each field (with its column, if read from one). */
+/**
+ * A row's values by request field, how its errors name each field (with its column, if read from
+ * one), and what a missing value is called (a cell is blank; a model's argument empty).
+ */
 interface Row {
 	values: Partial<Record<StockColumn['id'], unknown>>;
 	label: (id: StockColumn['id']) => string;
+	empty: EmptyWord;
 }
 
 type RowReader = (item: INodeExecutionData, itemIndex: number) => Row;
@@ -291,6 +295,7 @@ function v1Rows(context: IExecuteFunctions): RowReader {
 		return {
 			values: { product_id: productId(i), stock: stock(i), variant_combination_id: fields.variantCombinationId, external_ref: fields.externalRef },
 			label,
+			empty: 'blank',
 		};
 	};
 }
@@ -299,15 +304,22 @@ function v1Rows(context: IExecuteFunctions): RowReader {
 function mappedRows(context: IExecuteFunctions, columns: StockColumn[]): RowReader {
 	const value = parameterReader<IDataObject>(context, 'columns.value', {});
 	const label = labelsOf(columns);
-	return (_, i) => ({ values: value(i) ?? {}, label });
+	return (_, i) => ({ values: value(i) ?? {}, label, empty: 'blank' });
 }
 
-/** "Map Automatically": each field from its column of the item, found once per header, no expression. */
+/**
+ * "Map Automatically": each field from its column of the item, found once per header, no
+ * expression. A column that other items of the input have is this item's blank cell (n8n's
+ * spreadsheet reader leaves blank cells out of the item), not a missing column.
+ */
 function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[], identifyBy: IdentifyBy): RowReader {
 	const named = context.getNodeParameter('columnNames', 0, {}) as IDataObject;
+	const headers: IDataObject = {};
+	for (const { json } of context.getInputData()) for (const header of Object.keys(json)) headers[header] = true;
 	const finders = columns.map((column) => {
 		const name = typeof named[column.option] === 'string' ? (named[column.option] as string).trim() : '';
-		return { column, name, find: columnFinder(name ? [name] : column.names) };
+		const find = columnFinder(name ? [name] : column.names);
+		return { column, name, find, inSheet: headerOf(find, headers) };
 	});
 	const other = otherIdentifier(identifyBy);
 	const alternative: Alternative = { replaces: columns[0], column: other, find: columnFinder(other.names) };
@@ -316,8 +328,8 @@ function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[], iden
 		const labels: Record<string, string> = {};
 		const read = new Set<string>();
 		const missing: Missing[] = [];
-		for (const { column, name, find } of finders) {
-			const header = find(json);
+		for (const { column, name, find, inSheet } of finders) {
+			const header = find(json) ?? inSheet;
 			if (header === undefined) {
 				if (column.required) missing.push({ column, name });
 				continue;
@@ -331,7 +343,7 @@ function autoMappedRows(context: IExecuteFunctions, columns: StockColumn[], iden
 				description: 'Nothing was sent for this item. Make the change the message names (or rename the columns in your data) and run it again.',
 			});
 		}
-		return { values, label: (id) => labels[id] };
+		return { values, label: (id) => labels[id], empty: 'blank' };
 	};
 }
 
@@ -355,7 +367,7 @@ interface Alternative {
  */
 function missingColumns(missing: Missing[], json: IDataObject, read: Set<string>, alternative: Alternative): string {
 	const headers = Object.keys(json);
-	const switchTo = missing.some(({ column, name }) => column === alternative.replaces && !name) ? headerOf(alternative, json) : undefined;
+	const switchTo = missing.some(({ column, name }) => column === alternative.replaces && !name) ? headerOf(alternative.find, json) : undefined;
 	const spare = headers.filter((header) => !read.has(header) && header !== switchTo);
 	const switches = (column: StockColumn) => switchTo !== undefined && column === alternative.replaces;
 	const unfixed = missing.filter(({ column, name }) => !name && !switches(column));
@@ -373,10 +385,10 @@ function missingColumns(missing: Missing[], json: IDataObject, read: Set<string>
 	return `This item has no ${missing.map(({ column }) => `${column.displayName} column`).join(' and no ')}. ${fixes.join(' ')} The item's columns: ${columns}.`;
 }
 
-/** The other identifier's column of the item; none when several read as it, as picking one would be a guess. */
-function headerOf(alternative: Alternative, json: IDataObject): string | undefined {
+/** The column `find` reads in `json`; none when several read as it, as picking one would be a guess. */
+function headerOf(find: (json: IDataObject) => string | undefined, json: IDataObject): string | undefined {
 	try {
-		return alternative.find(json);
+		return find(json);
 	} catch {
 		return undefined;
 	}
@@ -396,12 +408,12 @@ class RefusedByGuard extends Error {}
  * The request body of a row, in the API's field order; every value checked before anything is sent.
  * `skuHint` is said of a Product ID with letters in it, as a SKU has.
  */
-function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard, skuHint?: string): IDataObject {
+function bodyOf({ values, label, empty }: Row, identifyBy: IdentifyBy, guard: Guard, skuHint?: string): IDataObject {
 	const body: IDataObject =
 		identifyBy === 'sku'
-			? { sku: toSku(values.sku, label('sku')) }
-			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1, ifLetters: skuHint }) };
-	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative' }) as number;
+			? { sku: toSku(values.sku, label('sku'), empty) }
+			: { product_id: toWholeNumber(values.product_id, label('product_id'), { min: 1, ifLetters: skuHint, empty }) };
+	const stock = toWholeNumber(values.stock, label('stock'), { min: 0, why: 'stock cannot be negative', empty }) as number;
 	if (stock > (guard.maxStock ?? Infinity)) {
 		throw new RefusedByGuard(
 			`${label('stock')} ${stock} is above the Maximum Stock of ${guard.maxStock} this workflow allows, so nothing was sent. Send ${guard.maxStock} or less, or have the workflow's Maximum Stock raised if ${stock} is right.`,
@@ -413,7 +425,7 @@ function bodyOf({ values, label }: Row, identifyBy: IdentifyBy, guard: Guard, sk
 		);
 	}
 	body.stock = stock;
-	const variant = toWholeNumber(values.variant_combination_id, label('variant_combination_id'), { min: 1, optional: true });
+	const variant = toWholeNumber(values.variant_combination_id, label('variant_combination_id'), { min: 1, optional: true, empty });
 	if (variant !== undefined) body.variant_combination_id = variant;
 	const externalRef = values.external_ref;
 	if (typeof externalRef === 'number' || (typeof externalRef === 'string' && externalRef.trim() !== '')) body.external_ref = String(externalRef);
@@ -455,7 +467,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const prepared: Prepared[] = items.map((item, i) => {
 		try {
 			const row = readRow(item, i);
-			const body = bodyOf(tool ? { ...row, label: apiNames } : row, identifyBy, guard, skuHint);
+			const body = bodyOf(tool ? { ...row, label: apiNames, empty: 'empty' } : row, identifyBy, guard, skuHint);
 			if (mark) body.external_ref = markedRef(body.external_ref as string | undefined);
 			productsLeft?.take(targetOf(body));
 			return { body };
@@ -464,9 +476,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return { error: toNodeError.call(this, error, i) as NodeOperationError };
 		}
 	});
-	const firstInvalid = prepared.findIndex((p) => 'error' in p);
-	if (firstInvalid >= 0 && !continueOnFail) {
-		throw (prepared[firstInvalid] as { error: NodeOperationError }).error;
+	if (!continueOnFail) {
+		const invalid = prepared.flatMap((p, i) => ('error' in p ? [{ i, error: p.error }] : []));
+		// A model's call is one row: it reads the refusal as it is, with its own description.
+		if (invalid.length > 0) throw tool ? invalid[0].error : invalidRows(this, items, invalid);
 	}
 
 	const policy = runPolicyOf(this);
@@ -490,14 +503,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const nodeError = toNodeError.call(this, identifyBy === 'sku' && error instanceof NodeApiError ? explainBySku(error) : error, i);
 			if (continueOnFail) return errorItem(nodeError, i);
 			// As in a sequential run, no further row is sent after a failure.
-			policy.stop({ itemIndex: i, message: `The node stopped at row ${i + 1}, which failed.` });
+			policy.stop({ itemIndex: i, message: `The node stopped at ${rowOf(items, i)}, which failed.` });
 			return nodeError;
 		}
 	});
 	// The row that stopped the run; rows cut off after it are not the news.
 	const stoppedAt = policy.stopReasonIfAny?.itemIndex;
 	const failure = (stoppedAt !== undefined && results[stoppedAt] instanceof Error ? results[stoppedAt] : undefined) ?? results.find((r) => r instanceof Error);
-	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results);
+	if (failure) throw withSheetSummary(failure as NodeApiError | NodeOperationError, results, items);
 	// Under Continue On Fail: how many rows became error items, for the run's report.
 	const failed = (results as INodeExecutionData[]).filter((r) => r.json.error !== undefined).length;
 	policy.report.stockRows({ total: items.length, failed, refused, maxStock: guard.maxStock });
@@ -563,14 +576,51 @@ function readMaxStock(context: IExecuteFunctions, tool: boolean): number | undef
  * Without Continue On Fail the run stops at the first row that fails for good: the error says how
  * far the sheet got, which row failed, and that running it again is safe.
  */
-function withSheetSummary(failure: NodeApiError | NodeOperationError, results: Array<INodeExecutionData | Error>) {
+function withSheetSummary(failure: NodeApiError | NodeOperationError, results: Array<INodeExecutionData | Error>, items: INodeExecutionData[]) {
 	// Only without Continue On Fail, so no row holds an error item: every result that is not an Error was applied.
 	const applied = results.filter((r) => !(r instanceof Error)).length;
-	const row = (failure.context.itemIndex as number) + 1;
+	const row = rowOf(items, failure.context.itemIndex as number);
 	const total = results.length;
 	const summary =
-		`Row ${row} of ${total} failed; ${applied} row${applied === 1 ? ' was' : 's were'} applied, the other ${total - applied} not. ` +
+		`${capitalized(row)} failed, of ${total} rows; ${applied} row${applied === 1 ? ' was' : 's were'} applied, the other ${total - applied} not. ` +
 		'Stock updates set absolute values, so running the whole sheet again is safe: rows already applied are set to the same values.';
 	failure.description = [failure.description, summary].filter(Boolean).join(' ');
 	return failure;
+}
+
+/** Distinct errors named in full in the error of a sheet with bad values; the rest are counted. */
+const ERRORS_NAMED = 20;
+/** Rows named beside one error (the same error of a whole column names the first few). */
+const ROWS_PER_ERROR = 5;
+
+/**
+ * Without Continue On Fail: one error for every row whose values cannot be sent, each named as the
+ * sheet numbers it, so that one run shows every fix. Rows with the same error (a column missing
+ * from every row) share a line. Nothing was sent, not even the good rows.
+ */
+function invalidRows(context: IExecuteFunctions, items: INodeExecutionData[], invalid: Array<{ i: number; error: NodeOperationError }>): NodeOperationError {
+	const byMessage = new Map<string, number[]>();
+	for (const { i, error } of invalid) byMessage.set(error.message, [...(byMessage.get(error.message) ?? []), i]);
+	const lines = [...byMessage].slice(0, ERRORS_NAMED).map(([message, rows]) => {
+		const named = rows.slice(0, ROWS_PER_ERROR).map((i) => rowOf(items, i));
+		const more = rows.length > ROWS_PER_ERROR ? ` and ${rows.length - ROWS_PER_ERROR} more rows` : '';
+		return `${capitalized(named.join(', '))}${more}: ${message}`;
+	});
+	if (byMessage.size > ERRORS_NAMED) lines.push(`… and ${byMessage.size - ERRORS_NAMED} other errors.`);
+	const good = items.length - invalid.length;
+	const bad = invalid.length === 1 ? 'this row' : `these ${invalid.length} rows`;
+	const nothingSent =
+		`Nothing was sent${good > 0 ? `, not even the ${good} good row${good === 1 ? '' : 's'}` : ''}: fix ${bad} in your data (or the mapping) and run it again, ` +
+		'or set Settings › On Error to Continue to send the good rows and get each bad one as an error item.';
+	// One error (one row, or a column every row lacks) is the message itself.
+	if (invalid.length === 1) return new NodeOperationError(context.getNode(), lines[0], { itemIndex: invalid[0].i, description: nothingSent });
+	if (byMessage.size === 1) return new NodeOperationError(context.getNode(), lines[0], { description: nothingSent });
+	const first = invalid.slice(0, 3).map(({ i }) => sheetRowOf(items, i)).join(', ');
+	return new NodeOperationError(context.getNode(), `${invalid.length} rows have values that cannot be sent (rows ${first}${invalid.length > 3 ? ', …' : ''})`, {
+		description: `${lines.join('\n')}\n${nothingSent}`,
+	});
+}
+
+function capitalized(text: string): string {
+	return `${text[0].toUpperCase()}${text.slice(1)}`;
 }
