@@ -1,18 +1,21 @@
 import type {
 	IDataObject,
+	INodeProperties,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { getStatuses } from '../MarketplacePartner/methods/listSearch';
+import { statusParameter } from '../MarketplacePartner/helpers/statusParameter';
 import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
 import { PageCheck, statusMatches } from '../MarketplacePartner/transport/answers';
-import { listRequestOf, reportPage } from '../MarketplacePartner/transport/orderPages';
+import { explainEmptyList, listRequestOf, reportPage, walkOrders } from '../MarketplacePartner/transport/orderPages';
 import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
 import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
-import { formatApiDateTime, toApiDateTime, toWholeNumber } from '../MarketplacePartner/helpers/values';
+import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../MarketplacePartner/helpers/values';
 import { jsonPreview, textOf } from '../MarketplacePartner/helpers/untrusted';
 import { changeKey, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
 
@@ -31,6 +34,76 @@ const running = new Set<string>();
 // update), so a first poll through a context that finds saved state resumes where the last one stopped.
 const polledActivations = new WeakSet<IPollFunctions>();
 
+// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
+/** Version 1: the status typed as text. */
+const statusText: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'string',
+	default: '',
+	placeholder: 'accepted',
+	description: 'Only order items in this order status, e.g. accepted (other states are still remembered as seen)',
+};
+
+/** The Options collection of one node version, with that version's Status. */
+function optionsFor(version: number, status: INodeProperties): INodeProperties[] {
+	return updateDisplayOptions({ show: { '@version': [version] } }, [
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Clock Skew Allowance (Seconds)',
+					name: 'skewSeconds',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 300,
+					description:
+						'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
+				},
+				{
+					displayName: 'Detail Concurrency',
+					name: 'detailConcurrency',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 5,
+					description: 'How many order details to fetch at once with Include Order Detail',
+				},
+				{
+					displayName: 'Include Order Detail',
+					name: 'includeDetail',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
+				},
+				{
+					displayName: 'Overlap (Seconds)',
+					name: 'overlapSeconds',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 60,
+					description:
+						'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
+				},
+				{
+					displayName: 'Start From',
+					name: 'startFrom',
+					type: 'dateTime',
+					default: '',
+					description:
+						'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
+				},
+				status,
+			],
+		},
+	]);
+}
+// Stryker restore all
+
 export class MarketplacePartnerOrdersTrigger implements INodeType {
 	// Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 	description: INodeTypeDescription = {
@@ -38,7 +111,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		name: 'marketplacePartnerOrdersTrigger',
 		icon: { light: 'file:../MarketplacePartner/marketplacePartner.svg', dark: 'file:../MarketplacePartner/marketplacePartner.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		version: [1, 2],
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow when order items are created or change, by polling (no public URL needed)',
 		defaults: { name: 'Marketplace Partner Orders Trigger' },
@@ -74,73 +147,18 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Clock Skew Allowance (Seconds)',
-						name: 'skewSeconds',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 300,
-						description:
-							'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
-					},
-					{
-						displayName: 'Detail Concurrency',
-						name: 'detailConcurrency',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 5,
-						description: 'How many order details to fetch at once with Include Order Detail',
-					},
-					{
-						displayName: 'Include Order Detail',
-						name: 'includeDetail',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
-					},
-					{
-						displayName: 'Overlap (Seconds)',
-						name: 'overlapSeconds',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 60,
-						description:
-							'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
-					},
-					{
-						displayName: 'Start From',
-						name: 'startFrom',
-						type: 'dateTime',
-						default: '',
-						description:
-							'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
-					},
-					{
-						displayName: 'Status',
-						name: 'status',
-						type: 'string',
-						default: '',
-						placeholder: 'accepted',
-						description: 'Only order items in this order status, e.g. accepted (other states are still remembered as seen)',
-					},
-				],
-			},
+			...optionsFor(1, statusText),
+			...optionsFor(2, statusParameter),
 		],
 	};
 	// Stryker restore all
 
+	methods = { loadOptions: { getStatuses } };
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const events = this.getNodeParameter('events', []) as OrderEvent[];
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const status = typeof options.status === 'string' && options.status.trim() ? options.status.trim() : undefined;
+		const status = toStatusFilter(options.status);
 		if (events.length === 0) throw new NodeOperationError(this.getNode(), 'Choose at least one event under Events.');
 		// Each poll is a run of its own (retries, credential read): n8n reuses one context for every
 		// poll of an activation.
@@ -160,10 +178,7 @@ async function pollOnce(
 	status: string | undefined,
 	options: IDataObject,
 ): Promise<INodeExecutionData[][] | null> {
-	if (this.getMode() === 'manual') {
-		const sample = await latestChange.call(this, events, status);
-		return sample ? [await withDetail.call(this, [sample], options)] : null;
-	}
+	if (this.getMode() === 'manual') return [await withDetail.call(this, [await testEvent.call(this, events, status)], options)];
 
 	const lock = `${this.getWorkflow().id}:${this.getNode().id}`;
 	if (running.has(lock)) return null; // the running poll commits; the next one continues from there
@@ -307,25 +322,52 @@ async function scanWindow(this: IPollFunctions, updatedAfter: string): Promise<{
 	return { entries, settled: false };
 }
 
-/** Manual mode ("Fetch Test Event"): the most recent change, as a sample; no state is read or moved. */
+/**
+ * Manual mode ("Fetch Test Event"): the most recent change among the selected events, as a sample;
+ * no state is read or moved. A status written otherwise than the API writes it is sent as the API
+ * writes it (as Get Many does); finding nothing is an error that says why, not n8n's "No data".
+ */
+async function testEvent(this: IPollFunctions, events: OrderEvent[], status: string | undefined): Promise<INodeExecutionData> {
+	const sample = await latestChange.call(this, events, status);
+	if (sample) return sample;
+	const lookback = `were updated in the last ${SAMPLE_LOOKBACK_HOURS[SAMPLE_LOOKBACK_HOURS.length - 1] / 24} days`;
+	const { respelled, message } = await explainEmptyList.call(
+		this,
+		{ status, window: lookback, otherwise: 'Create or change an order item in the marketplace, then fetch a test event again.' },
+		{ respell: true },
+	);
+	const again = respelled === undefined ? undefined : await latestChange.call(this, events, respelled);
+	if (again) return again;
+	throw new NodeOperationError(this.getNode(), respelled === undefined ? message : `No order items have status "${respelled}" and ${lookback}.`, {
+		description: 'There is no change to show as a test event. Once the workflow is published, the trigger emits the changes made from then on.',
+	});
+}
+
+/**
+ * The most recent change among `events`, in the nearest window that has any: every page of it is
+ * read, since the API does not say in which order it lists order items (oldest first, a first page
+ * holds the window's oldest).
+ */
 async function latestChange(this: IPollFunctions, events: OrderEvent[], status: string | undefined): Promise<INodeExecutionData | undefined> {
 	const { timeZone } = await apiCredentials.call(this);
 	const now = Date.now();
 	for (const hours of SAMPLE_LOOKBACK_HOURS) {
-		const qs = { limit: PAGE_SIZE, status, updated_after: formatApiDateTime(now - hours * 3_600_000, timeZone) };
-		const data = await apiRequest.call(this, 'GET', '/orders.php', { qs });
-		const request = listRequestOf(qs);
-		const page = new PageCheck(this.getNode(), undefined, request).page(0, data, PAGE_SIZE);
-		reportPage(runPolicyOf(this).report, 0, PAGE_SIZE, data, page, request);
-		const orders = page.fresh.map((entry) => ({
-			entry,
-			event: (entry.created_at === entry.updated_at ? 'order.created' : 'order.updated') as OrderEvent,
-		}));
-		if (!orders.length) continue;
-		const newestFirst = orders.sort((a, b) => textOf(b.entry.updated_at).localeCompare(textOf(a.entry.updated_at)));
+		const qs = { status, updated_after: formatApiDateTime(now - hours * 3_600_000, timeZone) };
+		/** The newest entry of each event, and the newest of all (it stands for a creation, see below). */
+		const newest: Partial<Record<OrderEvent | 'any', IDataObject>> = {};
+		const later = (entry: IDataObject, than: IDataObject | undefined) => than === undefined || textOf(entry.updated_at) > textOf(than.updated_at);
+		await walkOrders.call(this, { qs }, (orders) => {
+			for (const entry of orders) {
+				const event: OrderEvent = entry.created_at === entry.updated_at ? 'order.created' : 'order.updated';
+				if (later(entry, newest[event])) newest[event] = entry;
+				if (later(entry, newest.any)) newest.any = entry;
+			}
+		});
+		if (!newest.any) continue;
 		// Only a selected event: every order item was once created, so the newest stands for a
 		// creation when nothing in the window is unchanged since; an update needs one that changed.
-		const pick = newestFirst.find((o) => events.includes(o.event)) ?? (events.includes('order.created') ? { ...newestFirst[0], event: 'order.created' as const } : undefined);
+		const picks = events.map((event) => ({ event, entry: newest[event] })).filter((p) => p.entry !== undefined);
+		const pick = picks.sort((a, b) => (later(a.entry!, b.entry) ? -1 : 1))[0] ?? (events.includes('order.created') ? { event: 'order.created' as const, entry: newest.any } : undefined);
 		if (pick) return { json: { event: pick.event, ...pick.entry } };
 	}
 	return undefined;

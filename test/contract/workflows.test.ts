@@ -211,5 +211,20 @@ describe('the saved workflows run against the sandbox', () => {
 			expect(items![0]).toMatchObject({ event: 'order.created', order_item_id: created, detail: expect.objectContaining({ order: expect.any(Object) }) });
 			expect((await h.poll()).items).toBeNull();
 		});
+
+		test('orders trigger v2: Status typed "Accepted" is read as Get Many reads it; a new accepted order item comes out once, with its detail', async () => {
+			const [node] = fixtures['orders-trigger-v2.json'].nodes;
+			const h = new PollHarness(node.parameters, credentials().marketplacePartnerApi, undefined, undefined, node.typeVersion);
+			expect(await h.activate()).toEqual({ items: null, error: undefined });
+			const {
+				orderItemIds: [created],
+			} = await sb.control('POST', '/changes', { clientId: app().clientId, changes: { newOrders: 1 } });
+			const { items, error } = await h.poll();
+			expect(error).toBeUndefined();
+			expect(items!.map((i) => [i.event, i.order_item_id, i.status])).toEqual([['order.created', created, 'accepted']]);
+			expect(items![0].detail).toEqual(expect.objectContaining({ order: expect.any(Object) }));
+			// Fetch Test Event finds it too, by the same reading.
+			expect((await h.manual())!.map((i) => [i.order_item_id, i.status])).toEqual([[created, 'accepted']]);
+		});
 	});
 });

@@ -37,12 +37,13 @@ export class PollHarness {
 		// The benchmark passes the built class (dist/), the tests the sources.
 		readonly trigger: INodeType & Pick<MarketplacePartnerOrdersTrigger, 'poll'> = new MarketplacePartnerOrdersTrigger(),
 		private readonly workflowId = `wf-poll-${Math.random().toString(36).slice(2)}`,
+		typeVersion = 1,
 	) {
 		this.node = {
 			id: 'orders-trigger-1',
 			name: 'Marketplace Partner Orders Trigger',
 			type: ORDERS_TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters } as INode['parameters'],
 			credentials: { marketplacePartnerApi: { id: '1', name: 'Partner test' } },

@@ -170,7 +170,7 @@ describe('Order › Get and Get Many, version 3', () => {
 			expect(hintsOf(run)).toEqual([
 				{
 					type: 'warning',
-					message: `No order items have status "lost". The order items in the list have the statuses ${statuses.map((s) => `"${s}"`).join(', ')}. Pick one of those in the Status filter's list.`,
+					message: `No order items have status "lost". The order items in the list have the statuses ${statuses.map((s) => `"${s}"`).join(', ')}. Pick one of those from the Status list.`,
 					location: 'outputPane',
 				},
 			]);
@@ -339,7 +339,7 @@ describe('version 3 where the API or the workflow leaves something out', () => {
 			}),
 		);
 		expect(run.error).toBeUndefined();
-		const pick = "Pick one of those in the Status filter's list.";
+		const pick = "Pick one of those from the Status list.";
 		expect(hintsOf(run).map((hint: IDataObject) => hint.message)).toEqual([
 			`No order items have status "lost". The order items in the list have the statuses "accepted", "shipped". ${pick}`,
 			`No order items have status "gone". The order items in the list have the statuses "accepted", "shipped". ${pick}`,

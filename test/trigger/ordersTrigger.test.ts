@@ -338,6 +338,43 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(await sample(['order.created'], { status: 'cancelled' })).toEqual([[updated, 'cancelled', 'order.created']]);
 	});
 
+	test.each(['order_item_id', 'updated_at_asc', 'updated_at_desc'])('Fetch Test Event gives the most recent change of a window of several pages, listed by %s', async (order) => {
+		await sb.control('POST', '/list-order', { order });
+		const orders: Array<{ order_item_id: number; updated_ms: number }> = sb.raw.state.ordersBySeller.get(app().sellerId);
+		// The seeded orders lie months back: the year's window holds them all, over several pages.
+		expect(orders.length).toBeGreaterThan(100);
+		const newest = Math.max(...orders.map((o) => o.updated_ms));
+		const sample = await harness().manual();
+		expect(sample).toHaveLength(1);
+		expect(orders.find((o) => o.order_item_id === sample![0].order_item_id)!.updated_ms).toBe(newest);
+	});
+
+	test('Fetch Test Event reads Status as Get Many does: "Cancelled" is sent as the API writes it; a status no order item has is explained', async () => {
+		const cancelled = sb.raw.state.ordersBySeller.get(app().sellerId)[5].order_item_id;
+		await sb.control('POST', `/orders/${cancelled}/status`, { status: 'cancelled' });
+		const typed = await harness({ events: ['order.updated'] }, { status: '  Cancelled ' }).manual();
+		expect(typed!.map((i) => [i.order_item_id, i.status])).toEqual([[cancelled, 'cancelled']]);
+
+		const h = harness({}, { status: 'Acceptd' });
+		await expect(h.manual()).rejects.toThrow(
+			'No order items have status "Acceptd" and were updated in the last 365 days. The order items in the list have the statuses "accepted", "cancelled", "delivered", "shipped". Pick one of those from the Status list.',
+		);
+	});
+
+	test('Fetch Test Event with no change in a year says why and what to do, not n8n\'s "No data"', async () => {
+		const api = await startScriptedApi([ok({ orders: [], pagination: { has_more: 0 } })]);
+		try {
+			const h = new PollHarness({ events: ['order.created'], options: {} }, credentialsFor(api.baseUrl, api.app));
+			const error = await h.manual().catch((e: Error & { description?: string }) => e);
+			expect(error).toMatchObject({
+				message: 'No order items were updated in the last 365 days. Create or change an order item in the marketplace, then fetch a test event again.',
+				description: expect.stringMatching(/^There is no change to show as a test event\./),
+			});
+		} finally {
+			await api.close();
+		}
+	});
+
 	describe('a list that moves while a poll pages (newest first: a change moves an entry to page one)', () => {
 		beforeEach(() => sb.control('POST', '/list-order', { order: 'updated_at_desc' }));
 

@@ -133,3 +133,8 @@ export function toSku(value: unknown, field: string, empty: EmptyWord = 'empty')
 	if (!text) throw new Error(`${field} is ${empty}; it needs the product's SKU.`);
 	return text;
 }
+
+/** A Status filter as every node reads it: trimmed, and empty is no filter. */
+export function toStatusFilter(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}

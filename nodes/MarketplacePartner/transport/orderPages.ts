@@ -7,6 +7,7 @@ import { apiRequest } from './index';
 import { hasMoreOf, PageCheck, type CheckedPage, type ListFilter, type ListRequest } from './answers';
 import type { RunReport } from './runReport';
 import { runPolicyOf, type ApiContext } from './runPolicy';
+import { cut } from '../helpers/untrusted';
 
 /** The API's maximum page size. */
 export const MAX_PAGE_SIZE = 100;
@@ -79,4 +80,39 @@ export async function knownStatuses(this: ApiContext, pages: number, itemIndex?:
 		return ++read < pages;
 	});
 	return [...statuses].sort();
+}
+
+/** A filtered list that came back empty: its filters as the user set them, and what to do when the status is not the problem. */
+export interface EmptyList {
+	status?: string;
+	/** The filter's window in words, e.g. "were updated after 2026-05-01 00:00:00 (…)". */
+	window?: string;
+	/** Said when the statuses are not why (none asked, or one the API writes). */
+	otherwise: string;
+}
+
+/**
+ * Why a filtered list came back empty, in the words every reader of the list uses (Get Many, the
+ * Orders Trigger's test event): the filters, and the statuses the API's order items have. A status
+ * that matched only by case comes back as `respelled` (the API's spelling, to send instead) when
+ * `respell` is set; earlier node versions keep what the workflow says and are told.
+ */
+export async function explainEmptyList(
+	this: ApiContext,
+	{ status, window, otherwise }: EmptyList,
+	{ respell, itemIndex }: { respell: boolean; itemIndex?: number },
+): Promise<{ respelled?: string; type: 'info' | 'warning'; message: string }> {
+	const statuses = status === undefined ? [] : await knownStatuses.call(this, 1, itemIndex);
+	const filters = [status === undefined ? undefined : `have status "${cut(status, 50)}"`, window].filter(Boolean);
+	const none = `No order items ${filters.join(' and ')}.`;
+	if (status === undefined || statuses.includes(status)) return { type: 'info', message: `${none} ${otherwise}` };
+	const spelled = statuses.find((known) => known.toLowerCase() === status.toLowerCase());
+	if (spelled !== undefined && respell) {
+		return { respelled: spelled, type: 'info', message: `Status "${cut(status, 50)}" was sent as "${cut(spelled, 50)}", as the API writes it.` };
+	}
+	const fix = spelled === undefined ? "Pick one of those from the Status list." : `Statuses match exactly: use "${cut(spelled, 50)}".`;
+	return {
+		type: 'warning',
+		message: `${none} The order items in the list have the statuses ${statuses.map((known) => `"${cut(known, 50)}"`).join(', ')}. ${fix}`,
+	};
 }

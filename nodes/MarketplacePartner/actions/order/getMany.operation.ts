@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { toApiDateTime, toWholeNumber } from '../../helpers/values';
+import { toApiDateTime, toStatusFilter, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
 import { apiCredentials } from '../../transport';
-import { knownStatuses, MAX_PAGE_SIZE, walkOrders } from '../../transport/orderPages';
+import { explainEmptyList, MAX_PAGE_SIZE, walkOrders } from '../../transport/orderPages';
 import { runPolicyOf } from '../../transport/runPolicy';
 import { giveUpAfterOption, optionsCollection } from '../runOptions';
 import { simplifyOption } from './simplify';
 import { valueName } from '../tool';
-import { cut, textOf } from '../../helpers/untrusted';
+import { textOf } from '../../helpers/untrusted';
+import { statusParameter } from '../../helpers/statusParameter';
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 /** Versions 1 and 2: the status typed as text. */
@@ -21,20 +22,6 @@ const statusText: INodeProperties = {
 	placeholder: 'e.g. accepted',
 	description:
 		'Only order items with exactly this order status, as the API writes it (lower case), e.g. accepted. "Accepted" or "Shipped" match nothing.',
-};
-
-/** Version 3: the statuses the API writes, to pick from (or any value through an expression). */
-const statusPicked: INodeProperties = {
-	displayName: 'Status Name or ID',
-	name: 'status',
-	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getStatuses' },
-	// Any status the workflow names is sent (a marketplace's own, or one typed otherwise than the
-	// list): the editor then marks no value outside the list as an issue.
-	allowArbitraryValues: true,
-	default: '',
-	description:
-		'Only order items in this order status: the statuses your marketplace\'s order items have. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 function filters(status: INodeProperties): INodeProperties {
@@ -77,7 +64,7 @@ const properties: INodeProperties[] = [
 	},
 	simplifyOption,
 	...updateDisplayOptions({ show: { '@version': [1, 2] } }, [filters(statusText)]),
-	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [filters(statusPicked)]),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [filters(statusParameter)]),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -119,7 +106,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		// Sorting needs every matching item first: the API's own order is not documented.
 		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const status = typeof filters.status === 'string' && filters.status.trim() ? filters.status.trim() : undefined;
+		const status = toStatusFilter(filters.status);
 		const updatedAfter = filters.updatedAfter
 			? toApiDateTime(filters.updatedAfter, valueName(this, 'updated_after', 'Updated After'), (await apiCredentials.call(this, i)).timeZone)
 			: undefined;
@@ -144,7 +131,16 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		if (orderItems.length === 0 && (status !== undefined || updatedAfter !== undefined)) {
 			// An empty answer to a filter says why, and a status written otherwise than the API
 			// writes it ("Accepted") is sent again as the API writes it (version 3).
-			const respelled = await explainEmpty.call(this, i, status, updatedAfter);
+			const { respelled, type, message } = await explainEmptyList.call(
+				this,
+				{
+					status,
+					window: updatedAfter === undefined ? undefined : `were updated after ${updatedAfter} (in the credential's Time Zone of the API)`,
+					otherwise: "Choose an earlier Updated After, or check the credential's Time Zone of the API.",
+				},
+				{ respell: this.getNode().typeVersion >= 3, itemIndex: i },
+			);
+			runPolicyOf(this).report.tell({ type, message });
 			if (respelled !== undefined) orderItems = await read(respelled);
 		}
 		if (!newestFirst) return orderItems;
@@ -153,34 +149,4 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const key = (item: INodeExecutionData) => `${textOf(item.json.created_at ?? '')}\u0000${textOf(item.json.order_item_id ?? '').padStart(20, '0')}`;
 		return orderItems.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0)).slice(0, wanted);
 	});
-}
-
-/**
- * Tells why a filtered list came back empty, naming the filters and the statuses the API's order
- * items have. Returns the API's spelling of a status that matched only by case, to send instead
- * (version 3; earlier versions keep sending what the workflow says, and are told).
- */
-async function explainEmpty(this: IExecuteFunctions, i: number, status: string | undefined, updatedAfter: string | undefined): Promise<string | undefined> {
-	const report = runPolicyOf(this).report;
-	const statuses = status === undefined ? [] : await knownStatuses.call(this, 1, i);
-	const filters = [
-		status === undefined ? undefined : `have status "${cut(status, 50)}"`,
-		updatedAfter === undefined ? undefined : `were updated after ${updatedAfter} (in the credential's Time Zone of the API)`,
-	].filter(Boolean);
-	const none = `No order items ${filters.join(' and ')}.`;
-	if (status === undefined || statuses.includes(status)) {
-		report.tell({ type: 'info', message: `${none} Choose an earlier Updated After, or check the credential's Time Zone of the API.` });
-		return undefined;
-	}
-	const spelled = statuses.find((known) => known.toLowerCase() === status.toLowerCase());
-	if (spelled !== undefined && this.getNode().typeVersion >= 3) {
-		report.tell({ type: 'info', message: `Status "${cut(status, 50)}" was sent as "${cut(spelled, 50)}", as the API writes it.` });
-		return spelled;
-	}
-	const fix = spelled === undefined ? "Pick one of those in the Status filter's list." : `Statuses match exactly: use "${cut(spelled, 50)}".`;
-	report.tell({
-		type: 'warning',
-		message: `${none} The order items in the list have the statuses ${statuses.map((known) => `"${cut(known, 50)}"`).join(', ')}. ${fix}`,
-	});
-	return undefined;
 }
