@@ -17,6 +17,8 @@ const POLLING_WORKFLOW_ID = 'mpExOrderSync';
 const MCP_WORKFLOW_ID = 'mpExMcpServer';
 const MCP_CREDENTIAL = { id: 'mpMcpBearer01', name: 'Marketplace MCP server (bearer token)' };
 const EXAMPLES_DIR = path.join(ROOT, 'examples');
+/** n8n's default folder for files (N8N_RESTRICT_FILE_ACCESS_TO, ~/.n8n-files) in its Docker image, where the examples read. */
+const DOCKER_FILES_DIR = '/home/node/.n8n-files';
 const EXAMPLE_SANDBOX_URL = 'http://127.0.0.1:8787/api/partner/v1';
 
 /**
@@ -46,12 +48,15 @@ async function setUpOwner(url, password) {
 function exampleFor(file, baseUrl) {
   const text = fs
     .readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')
-    .replaceAll('__EXAMPLES_DIR__', EXAMPLES_DIR)
+    // The examples read sheets from n8n's files folder as Docker's n8n has it; the demo's is examples/data.
+    .replaceAll(`${DOCKER_FILES_DIR}/`, `${path.join(EXAMPLES_DIR, 'data')}/`)
     .replaceAll(EXAMPLE_SANDBOX_URL, baseUrl);
   const workflow = JSON.parse(text);
   // n8n 1.x has the MCP Server Trigger up to version 2 (2.1, which hands its tools the client's
   // session, is n8n 2.x's): there the example runs as version 2 (docs/ai-agents.md).
   if (N8N_MAJOR < 2) for (const node of workflow.nodes) if (node.type === '@n8n/n8n-nodes-langchain.mcpTrigger' && node.typeVersion > 2) node.typeVersion = 2;
+  // Likewise Read/Write Files 1.1 (an error naming a file that is not there; 1.x has version 1).
+  if (N8N_MAJOR < 2) for (const node of workflow.nodes) if (node.type === 'n8n-nodes-base.readWriteFile' && node.typeVersion > 1) node.typeVersion = 1;
   return workflow;
 }
 
