@@ -8,7 +8,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, headerPrefixOf, webhookSecretsOf } from './transport/credentials';
+import { CREDENTIAL_TYPE, headerPrefixOf, timeZoneOf, webhookSecretsOf } from './transport/credentials';
+import { withIsoDates } from './helpers/orderChanges';
 import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
 import { deliveryKeyOf, idsHeldSince, InFlight, keysOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, ProcessRecord, seenBefore } from './helpers/deliveryLog';
 import { RecentCredentials } from './helpers/recentCredentials';
@@ -201,7 +202,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 			nowMs,
 			toleranceSeconds,
 		});
-		return { prefix, header, verdict };
+		return { prefix, header, verdict, credentials };
 	};
 	const node = this.getNode();
 	const trigger = `${this.getWorkflow().id}:${node.id}`; // this trigger, in this process's memory
@@ -253,7 +254,7 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	if (wanted) {
 		const sentAt = new Date(timestamp * 1000).toISOString();
 		if (node.typeVersion >= 2) {
-			const record = eventRecord(payload);
+			const record = withIsoDatesIn(eventRecord(payload), checked.credentials);
 			skipped = Boolean(options.skipOwnStockUpdates) && event === 'stock.updated' && madeByN8n(record);
 			item = { event, ...record, deliveryId: webhookId, deliveryKey: deliveryKeyOf(timestampText, rawBody), sentAt, payload };
 		} else {
@@ -320,4 +321,13 @@ async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 			return { message: 'Workflow was started' };
 		},
 	};
+}
+
+/** An order item's datetimes also as ISO 8601, as the Orders Trigger gives them; unchanged when the credential's Time Zone is no zone (nothing here may throw). */
+function withIsoDatesIn(record: IDataObject, credentials: ICredentialDataDecryptedObject): IDataObject {
+	try {
+		return withIsoDates(record, timeZoneOf(credentials));
+	} catch {
+		return record;
+	}
 }

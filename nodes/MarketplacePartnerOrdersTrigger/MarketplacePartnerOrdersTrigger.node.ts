@@ -17,7 +17,7 @@ import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../MarketplacePartner/helpers/values';
 import { jsonPreview, textOf } from '../MarketplacePartner/helpers/untrusted';
-import { changeKey, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
+import { changeKey, withIsoDates, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -250,7 +250,7 @@ async function pollChanges(
 		orderItemIds.add(id);
 		const event: OrderEvent = created ? 'order.created' : 'order.updated';
 		if (baseline || !events.includes(event) || (status !== undefined && !statusMatches(entry.status, status))) continue;
-		emitted.push({ json: { event, ...entry } });
+		emitted.push({ json: { event, ...withIsoDates(entry, timeZone) } });
 	}
 
 	// A window read while the list kept moving may have missed entries anywhere in it: keep its start.
@@ -368,7 +368,7 @@ async function latestChange(this: IPollFunctions, events: OrderEvent[], status: 
 		// creation when nothing in the window is unchanged since; an update needs one that changed.
 		const picks = events.map((event) => ({ event, entry: newest[event] })).filter((p) => p.entry !== undefined);
 		const pick = picks.sort((a, b) => (later(a.entry!, b.entry) ? -1 : 1))[0] ?? (events.includes('order.created') ? { event: 'order.created' as const, entry: newest.any } : undefined);
-		if (pick) return { json: { event: pick.event, ...pick.entry } };
+		if (pick) return { json: { event: pick.event, ...withIsoDates(pick.entry!, timeZone) } };
 	}
 	return undefined;
 }

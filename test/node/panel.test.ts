@@ -48,7 +48,7 @@ describe('defaults and limits of the panels', () => {
 			parameters: { resource: 'stock', operation: 'update', productId: simple.product_id },
 			credentials: credentials(),
 		});
-		expect(error?.message).toBe('Stock is empty; it needs a whole number.');
+		expect(error?.message).toBe('Row 2 (item 0): Stock is blank; it needs a whole number.');
 		expect(await stockOf(simple.product_id)).toBe(before);
 	});
 

@@ -78,7 +78,7 @@ describe('Stock › Update under a rate limit', () => {
 			await sb.control('POST', '/rate-limit', { rate: 0 });
 			expect(error?.message).toBe('The Partner API is rate limiting this app');
 			expect(error?.description).toMatch(/Nothing in this run succeeded for 2 s \(option Give Up After\), so the node gave up; the last attempt got HTTP 429 \(rate_limited\)\./);
-			expect(error?.description).toMatch(/Row \d+ of 20 failed; 1 row was applied, the other 19 not\. .*running the whole sheet again is safe/);
+			expect(error?.description).toMatch(/Row \d+ \(item \d+\) failed, of 20 rows; 1 row was applied, the other 19 not\. .*running the whole sheet again is safe/);
 			expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 			expect(stats.byEndpoint['POST /stock_update.php 200']).toBe(1);
 			// Paused together: far fewer attempts than rows times retries.

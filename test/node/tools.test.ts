@@ -21,7 +21,7 @@ const toolNode = new MarketplacePartner();
 toolNode.description = { ...toolNode.description, name: `${toolNode.description.name}Tool` };
 registerNodeType(TOOL_TYPE, toolNode);
 
-const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'updated_at', 'city'];
+const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'created_at_iso', 'updated_at', 'updated_at_iso', 'city'];
 
 /** The parameters n8n runs a node with, defaults filled in, as node or as tool. */
 function resolved(description: INodeTypeDescription, parameters: INode['parameters'], typeVersion = 2): INode['parameters'] {
@@ -67,7 +67,9 @@ describe('Marketplace Partner for AI agents', () => {
 					unit_price: o.unit_price,
 					currency: o.currency,
 					created_at: o.created_at,
+					created_at_iso: o.created_at_iso,
 					updated_at: o.updated_at,
+					updated_at_iso: o.updated_at_iso,
 					city: o.customer.city,
 				});
 			});
@@ -111,7 +113,7 @@ describe('Marketplace Partner for AI agents', () => {
 				product_id: detail.product.product_id,
 				sku: detail.product.sku,
 				title: detail.product.title,
-				...Object.fromEntries(['quantity', 'unit_price', 'currency', 'created_at', 'updated_at'].map((f) => [f, detail.order[f]])),
+				...Object.fromEntries(['quantity', 'unit_price', 'currency', 'created_at', 'created_at_iso', 'updated_at', 'updated_at_iso'].map((f) => [f, detail.order[f]])),
 				city: detail.customer.city,
 			});
 			expect(Object.keys(items[0].json)).toEqual(SIMPLE_FIELDS);

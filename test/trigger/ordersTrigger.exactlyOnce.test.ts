@@ -122,7 +122,15 @@ async function exactlyOnce(sb: RunningSandbox, listOrder: string, credentialZone
 	for (let i = 0; i < 2; i++) expect((await h.poll()).error).toBeUndefined();
 
 	const log: Change[] = await control('GET', '/changes');
-	const delivered = h.emitted.map(({ event, ...entry }) => stateText(entry));
+	const delivered = h.emitted.map(({ event, created_at_iso, updated_at_iso, ...entry }) => stateText(entry));
+	// The ISO form is the moment the API's datetime names in the credential's zone: read back in that
+	// zone (by Intl, not by the node's code), it is the API's datetime again.
+	const wall = new Intl.DateTimeFormat('sv-SE', { timeZone: credentialZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+	for (const item of h.emitted) {
+		for (const field of ['created_at', 'updated_at']) {
+			expect({ field, iso: item[`${field}_iso`], back: wall.format(Date.parse(item[`${field}_iso`] as string)) }).toEqual({ field, iso: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/), back: item[field] });
+		}
+	}
 	const logged = new Map(log.map((c) => [stateText(c.entry), c.seq]));
 
 	// Nothing repeated.

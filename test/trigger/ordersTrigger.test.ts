@@ -18,7 +18,8 @@ describe('Marketplace Partner Orders Trigger', () => {
 	const listRequests = async () => (await sb.control('GET', '/stats')).byEndpoint['GET /orders.php 200'] ?? 0;
 	const change = (changes: IDataObject) => sb.control('POST', '/changes', { clientId: app().clientId, changes });
 	const changes = (since = 0): Promise<Change[]> => sb.control('GET', `/changes?since=${since}`);
-	const strip = ({ event, detail, ...entry }: IDataObject) => entry;
+	// The list entry as the API gave it: without the event, the detail and the ISO forms of its datetimes.
+	const strip = ({ event, detail, created_at_iso, updated_at_iso, ...entry }: IDataObject) => entry;
 
 	beforeAll(async () => {
 		sb = await startSandbox({ orders: 300 });
@@ -171,7 +172,8 @@ describe('Marketplace Partner Orders Trigger', () => {
 		const latest = sb.raw.state.ordersBySeller.get(app().sellerId)[7].order_item_id;
 		await sb.control('POST', `/orders/${latest}/status`, { status: 'cancelled' });
 		const sample = await h.manual();
-		expect(sample).toEqual([{ event: 'order.updated', ...(await changes())[0].entry }]);
+		expect(sample!.map(strip)).toEqual([(await changes())[0].entry]);
+		expect(sample![0].event).toBe('order.updated');
 		expect(h.state).toEqual(state);
 		expect((await h.poll()).items!.map((i) => i.order_item_id)).toEqual([latest]); // still delivered
 

@@ -50,6 +50,41 @@ export function wallClockMs(ms: number, timeZone: string): number {
 }
 
 /**
+ * An API datetime as ISO 8601 with the offset of the API's `timeZone` at that moment
+ * (`2026-12-02 05:00:00` in Europe/Istanbul: `2026-12-02T05:00:00+03:00`), which n8n's date tools
+ * read as a moment. Null for text that is no datetime; one with a zone of its own is that moment.
+ */
+export function toIsoDateTime(value: unknown, timeZone: string): string | null {
+	const read = parseApiDate(value);
+	if (read === undefined) return null;
+	let wall = read;
+	let offset: number;
+	if (API_DATE.test(value as string)) {
+		// The offset at the moment this wall clock shows: found from a guess, then from the moment it gives.
+		const guess = wall - (wallClockMs(wall, timeZone) - wall);
+		offset = wallClockMs(guess, timeZone) - guess;
+	} else {
+		wall = wallClockMs(read, timeZone);
+		offset = wall - read;
+	}
+	const minutes = Math.round(Math.abs(offset) / 60_000);
+	const zone = `${offset < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+	// Outside the four-digit years (+010000-…, or past the last moment a Date holds): no datetime to give.
+	const written = Number.isNaN(new Date(wall).getTime()) ? '' : new Date(wall).toISOString();
+	return /^\d{4}-/.test(written) ? `${written.slice(0, 19)}${zone}` : null;
+}
+
+/** The datetimes of an order item also as ISO 8601 (`created_at_iso` after `created_at`, `updated_at_iso` after `updated_at`). */
+export function withIsoDates(order: IDataObject, timeZone: string): IDataObject {
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(order)) {
+		out[key] = value;
+		if ((key === 'created_at' || key === 'updated_at') && !Object.hasOwn(order, `${key}_iso`)) out[`${key}_iso`] = toIsoDateTime(value, timeZone);
+	}
+	return out;
+}
+
+/**
  * One state of one order item: `order_item_id` and a hash of everything the list says about it
  * (`updated_at` included). The API gives `updated_at` to the second, so two changes of an item in
  * one second share it; their content tells them apart.

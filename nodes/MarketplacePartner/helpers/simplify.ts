@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 const ORDER_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status'] as const;
 const PRODUCT_FIELDS = ['product_id', 'sku', 'title'] as const;
-const AMOUNT_FIELDS = ['quantity', 'unit_price', 'currency', 'created_at', 'updated_at'] as const;
+const AMOUNT_FIELDS = ['quantity', 'unit_price', 'currency', 'created_at', 'created_at_iso', 'updated_at', 'updated_at_iso'] as const;
 
 function pick(target: IDataObject, source: unknown, fields: readonly string[]) {
 	for (const field of fields) {

@@ -95,6 +95,11 @@ export function parseCredentials(credentials: ICredentialDataDecryptedObject): P
 		clientId,
 		clientSecret,
 		headerPrefix,
-		timeZone: checkTimeZone(text('timeZone') || 'UTC'),
+		timeZone: timeZoneOf(credentials),
 	};
+}
+
+/** The credential's Time Zone of the API (UTC when empty); an error that says what to set for a name that is no zone. */
+export function timeZoneOf(credentials: ICredentialDataDecryptedObject): string {
+	return checkTimeZone(String(credentials.timeZone ?? '').trim() || 'UTC');
 }

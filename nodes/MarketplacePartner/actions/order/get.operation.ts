@@ -3,7 +3,9 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
-import { apiRequest } from '../../transport';
+import { apiCredentials, apiRequest } from '../../transport';
+import { withIsoDates } from '../../helpers/orderChanges';
+import { isRecord } from '../../helpers/events';
 import { walkOrders } from '../../transport/orderPages';
 import { cut, textOf } from '../../helpers/untrusted';
 import { explainOrderDetail } from '../../transport/errors';
@@ -90,6 +92,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let orderNumbers: Promise<OrderNumbers> | undefined;
 	const orderNumbersOnce = () => (orderNumbers ??= readOrderNumbers.call(this));
 	return await forEachItem.call(this, async (i) => {
+		const { timeZone } = await apiCredentials.call(this, i);
 		const ids = byLocator
 			? await orderItemIdsOf.call(this, i, orderNumbersOnce)
 			: [toWholeNumber(this.getNodeParameter('orderItemId', i), valueName(this, 'order_item_id', 'Order Item ID'), { min: 1 }) as number];
@@ -100,7 +103,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				.catch((error: unknown) => {
 					throw error instanceof NodeApiError ? explainOrderDetail(error) : error;
 				});
-			const json = this.getNodeParameter('simplify', i) ? simplifyOrderItem(data.order as IDataObject, data.product, data.customer) : data;
+			const order = isRecord(data.order) ? withIsoDates(data.order, timeZone) : data.order;
+			const json = this.getNodeParameter('simplify', i) ? simplifyOrderItem(order as IDataObject, data.product, data.customer) : { ...data, order };
 			items.push({ json, pairedItem: { item: i } });
 		}
 		return items;

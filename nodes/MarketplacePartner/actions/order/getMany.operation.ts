@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { toApiDateTime, toStatusFilter, toWholeNumber } from '../../helpers/values';
 import { forEachItem } from '../../helpers/items';
 import { simplifyOrderItem } from '../../helpers/simplify';
+import { withIsoDates } from '../../helpers/orderChanges';
 import { apiCredentials } from '../../transport';
 import { explainEmptyList, MAX_PAGE_SIZE, walkOrders } from '../../transport/orderPages';
 import { runPolicyOf } from '../../transport/runPolicy';
@@ -107,9 +108,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const status = toStatusFilter(filters.status);
-		const updatedAfter = filters.updatedAfter
-			? toApiDateTime(filters.updatedAfter, valueName(this, 'updated_after', 'Updated After'), (await apiCredentials.call(this, i)).timeZone)
-			: undefined;
+		const { timeZone } = await apiCredentials.call(this, i);
+		const updatedAfter = filters.updatedAfter ? toApiDateTime(filters.updatedAfter, valueName(this, 'updated_after', 'Updated After'), timeZone) : undefined;
 
 		const simplify = this.getNodeParameter('simplify', i) as boolean;
 		const read = async (statusSent: string | undefined) => {
@@ -118,7 +118,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				this,
 				{ qs: { status: statusSent, updated_after: updatedAfter }, pageSize: () => Math.min(MAX_PAGE_SIZE, limit - found.length), itemIndex: i },
 				(orders) => {
-					for (const order of orders.slice(0, limit - found.length)) {
+					for (const entry of orders.slice(0, limit - found.length)) {
+						const order = withIsoDates(entry, timeZone);
 						const json = simplify ? simplifyOrderItem(order, order.product, order.customer) : order;
 						found.push({ json, pairedItem: { item: i } });
 					}
