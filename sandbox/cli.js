@@ -13,6 +13,7 @@ const FLAGS = {
   'allow-remote': ['boolean', 'Allow a --host other machines can reach (prints what that exposes)'],
   'secrets-file': ['string', 'JSON file whose "apps" give each app its clientSecret and webhookSecret, and whose "controlToken" (if any) is the control API\'s token (default: fresh ones each run)'],
   seed: ['number', 'Seed of the generated data'],
+  'seed-until-now': ['boolean', 'The seeded order items span the 90 days up to now (default: up to 1 June 2026, the same every day)'],
   orders: ['number', "Order items of seller A (the main apps' seller)"],
   'orders-b': ['number', 'Order items of seller B (default: a tenth of --orders, at least 10)'],
   products: ['number', 'Products per seller'],

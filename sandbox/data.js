@@ -140,7 +140,12 @@ function makeProducts(random, productsPerSeller) {
  * Builds the whole data set. `ordersA` order items belong to seller A (the main app's seller),
  * `ordersB` to seller B; their ids interleave so another seller's id is always close at hand.
  */
-function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {}) {
+/**
+ * The generated marketplace. Its order items span the 90 days before `untilMs`: by default a fixed
+ * moment (1 June 2026), so tests and benchmarks see the same data on every day; the demo passes
+ * "now", so that "orders since yesterday" has data on the first morning.
+ */
+function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200, untilMs = SEED_ANCHOR_MS } = {}) {
   const random = createRandom(seed);
   const apps = makeApps(random);
   const { products, variants } = makeProducts(random, productsPerSeller);
@@ -175,7 +180,7 @@ function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {
     const seller = takeA ? SELLERS[0] : SELLERS[1];
     if (takeA) leftA--; else leftB--;
     // Whole seconds: the API's datetime form has no fractions, so the data must not hide any.
-    const createdMs = SEED_ANCHOR_MS - spanMs + Math.floor((spanMs / 1000) * (i / total)) * 1000 + random.int(0, 59) * 1000;
+    const createdMs = untilMs - spanMs + Math.floor((spanMs / 1000) * (i / total)) * 1000 + random.int(0, 59) * 1000;
     const status = pickStatus(random);
     const updatedMs = createdMs + (status === 'accepted' ? random.int(0, 3600) : random.int(3600, 5 * 86400)) * 1000;
     addOrderItem(state, {
@@ -184,7 +189,7 @@ function seed({ seed = 1, ordersA = 1000, ordersB, productsPerSeller = 200 } = {
       quantity: random.int(1, 4),
       status,
       createdMs,
-      updatedMs: Math.min(updatedMs, SEED_ANCHOR_MS),
+      updatedMs: Math.min(updatedMs, untilMs),
     });
   }
   return state;

@@ -40,6 +40,8 @@ const DEFAULTS = {
   // Signatures remembered (for replay detection) before those past the tolerance are forgotten.
   seenSignatureLimit: 200_000,
   seed: 1,
+  // Whether the seeded order items end now (the demo's) rather than at a fixed moment (sandbox/data.js).
+  seedUntilNow: false,
   orders: 1000,
   ordersB: undefined,
   products: 200,
@@ -146,7 +148,9 @@ function createSandbox(options = {}) {
   };
 
   function reset({ seed = opts.seed, orders = opts.orders, ordersB = opts.ordersB, products = opts.products } = {}) {
-    ctx.state = data.seed({ seed, ordersA: orders, ordersB, productsPerSeller: products });
+    // Whole seconds, as the API writes datetimes.
+    const untilMs = opts.seedUntilNow ? Math.floor(Date.now() / 1000) * 1000 : undefined;
+    ctx.state = data.seed({ seed, ordersA: orders, ordersB, productsPerSeller: products, untilMs });
     applySecrets(ctx.state.apps, opts.secrets);
     ctx.faults = { ...NO_FAULTS, ...pickFaults(opts) };
     ctx.faultRandom = createRandom(seed ^ 0x5eed);

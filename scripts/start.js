@@ -30,7 +30,7 @@ async function main() {
     fs.rmSync(path.join(userFolder, 'mcp-token'), { force: true }); // its old token file: the token is in secrets.json now
   }
   log(`starting the sandbox on 127.0.0.1:${SANDBOX_PORT}…`);
-  const sandbox = await startSandboxProcess(['--port', String(SANDBOX_PORT), '--quiet', '--secrets-file', secretsFile, ...process.argv.slice(2)]);
+  const sandbox = await startSandboxProcess(['--port', String(SANDBOX_PORT), '--quiet', '--seed-until-now', '--secrets-file', secretsFile, ...process.argv.slice(2)]);
   let n8n;
   const stop = async () => {
     log('stopping…');

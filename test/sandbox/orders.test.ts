@@ -175,6 +175,29 @@ describe('sandbox seeding', () => {
 		}
 	});
 
+	test('seedUntilNow: the seeded order items span the 90 days up to now, so "since yesterday" finds some; by default they end on 1 June 2026', async () => {
+		const now = await startSandbox({ seed: 5, orders: 1000, seedUntilNow: true });
+		const fixed = await startSandbox({ seed: 5, orders: 1000 });
+		try {
+			const span = (sb: RunningSandbox) => {
+				const orders: Array<{ created_ms: number; updated_ms: number }> = sb.raw.state.ordersBySeller.get(sb.apps['seller-a-full'].sellerId);
+				return { first: Math.min(...orders.map((o) => o.created_ms)), last: Math.max(...orders.map((o) => o.updated_ms)), orders };
+			};
+			const started = Date.now();
+			const { first, last, orders } = span(now);
+			expect(last).toBeLessThanOrEqual(started);
+			expect(started - last).toBeLessThan(3 * 86_400_000);
+			expect(started - first).toBeGreaterThan(85 * 86_400_000);
+			const yesterday = orders.filter((o) => o.updated_ms > started - 86_400_000).length;
+			expect(yesterday).toBeGreaterThan(3);
+			expect(span(fixed).last).toBeLessThanOrEqual(Date.UTC(2026, 5, 1));
+			// Only the dates move: the same seed gives the same order items.
+			expect(orders.length).toBe(span(fixed).orders.length);
+		} finally {
+			await Promise.all([now.close(), fixed.close()]);
+		}
+	});
+
 	test('the same seed gives the same data and secrets; another seed does not', async () => {
 		// secrets: undefined, the seeded ones (the test helper gives each sandbox its own otherwise).
 		const one = await startSandbox({ seed: 42, orders: 30, secrets: undefined });
