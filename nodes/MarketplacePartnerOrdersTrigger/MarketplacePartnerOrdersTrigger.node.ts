@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { getStatuses } from '../MarketplacePartner/methods/listSearch';
 import { statusParameter } from '../MarketplacePartner/helpers/statusParameter';
+import { optionsCollection } from '../MarketplacePartner/actions/runOptions';
 import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
 import { PageCheck, statusMatches } from '../MarketplacePartner/transport/answers';
 import { explainEmptyList, listRequestOf, reportPage, walkOrders } from '../MarketplacePartner/transport/orderPages';
@@ -48,58 +49,51 @@ const statusText: INodeProperties = {
 /** The Options collection of one node version, with that version's Status. */
 function optionsFor(version: number, status: INodeProperties): INodeProperties[] {
 	return updateDisplayOptions({ show: { '@version': [version] } }, [
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Clock Skew Allowance (Seconds)',
-					name: 'skewSeconds',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 300,
-					description:
-						'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
-				},
-				{
-					displayName: 'Detail Concurrency',
-					name: 'detailConcurrency',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 5,
-					description: 'How many order details to fetch at once with Include Order Detail',
-				},
-				{
-					displayName: 'Include Order Detail',
-					name: 'includeDetail',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
-				},
-				{
-					displayName: 'Overlap (Seconds)',
-					name: 'overlapSeconds',
-					type: 'number',
-					typeOptions: { minValue: 0 },
-					default: 60,
-					description:
-						'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
-				},
-				{
-					displayName: 'Start From',
-					name: 'startFrom',
-					type: 'dateTime',
-					default: '',
-					description:
-						'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
-				},
-				status,
-			],
-		},
+		optionsCollection(
+			{
+				displayName: 'Clock Skew Allowance (Seconds)',
+				name: 'skewSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 300,
+				description:
+					'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
+			},
+			{
+				displayName: 'Detail Concurrency',
+				name: 'detailConcurrency',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 5,
+				description: 'How many order details to fetch at once with Include Order Detail',
+			},
+			{
+				displayName: 'Include Order Detail',
+				name: 'includeDetail',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
+			},
+			{
+				displayName: 'Overlap (Seconds)',
+				name: 'overlapSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 60,
+				description:
+					'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
+			},
+			{
+				displayName: 'Start From',
+				name: 'startFrom',
+				type: 'dateTime',
+				default: '',
+				description:
+					'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
+			},
+			status,
+		),
 	]);
 }
 // Stryker restore all

@@ -600,7 +600,11 @@ const ROWS_PER_ERROR = 5;
  */
 function invalidRows(context: IExecuteFunctions, items: INodeExecutionData[], invalid: Array<{ i: number; error: NodeOperationError }>): NodeOperationError {
 	const byMessage = new Map<string, number[]>();
-	for (const { i, error } of invalid) byMessage.set(error.message, [...(byMessage.get(error.message) ?? []), i]);
+	for (const { i, error } of invalid) {
+		const rows = byMessage.get(error.message);
+		if (rows) rows.push(i);
+		else byMessage.set(error.message, [i]);
+	}
 	const lines = [...byMessage].slice(0, ERRORS_NAMED).map(([message, rows]) => {
 		const named = rows.slice(0, ROWS_PER_ERROR).map((i) => rowOf(items, i));
 		const more = rows.length > ROWS_PER_ERROR ? ` and ${rows.length - ROWS_PER_ERROR} more rows` : '';
