@@ -104,9 +104,9 @@ function renderPage({ state, events, defaultClientId, allowRemote, pageToken }) 
 <p>On a real marketplace, the operator sends a test event to your trigger. Here the sandbox plays the
 operator: it sends one to the URL you paste, signed with the app's Webhook Secret like every delivery it sends.</p>
 <ol>
-  <li>In n8n, open the Marketplace Partner Trigger and click <b>Execute step</b> (or <b>Test this trigger</b>): n8n shows “Listening for test event”.</li>
-  <li>Copy its <b>Test URL</b> and paste it below.</li>
-  <li>Press <b>Send test event</b> within 2 minutes.</li>
+  <li>In n8n, open the Marketplace Partner Trigger, open <b>Webhook URLs</b> › <b>Test URL</b>, copy it and paste it below (do this first: while n8n listens, its overlay covers the URLs).</li>
+  <li>In n8n, click <b>Execute step</b> (or <b>Test this trigger</b>): n8n shows “Listening for test event”.</li>
+  <li>Press <b>Send test event</b> here within 2 minutes.</li>
 </ol>
 <form id="form">
   <label for="url">Trigger URL <span class="help">(the Test URL, or the Production URL of a published workflow)</span></label>

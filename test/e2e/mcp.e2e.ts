@@ -17,7 +17,7 @@ const { prepareWorkspace, exampleFor, setUpOwner, OWNER, MCP_WORKFLOW_ID } = req
 const { ownerPassword } = require('../../scripts/demo');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'updated_at', 'city'];
+const SIMPLE_FIELDS = ['order_item_id', 'order_no', 'status', 'payment_status', 'product_id', 'sku', 'title', 'quantity', 'unit_price', 'currency', 'created_at', 'created_at_iso', 'updated_at', 'updated_at_iso', 'city'];
 
 describe('the Marketplace MCP server example in real n8n, used by an MCP client', () => {
 	let sb: RunningSandbox;

@@ -13,18 +13,18 @@ const DEMO = `Trying the local demo from <code>npm start</code>? Send one from $
 
 /** The notice at the top of the node's parameters. */
 export const REGISTRATION_NOTICE =
-	'The marketplace has no API to register webhooks: give this node\'s <b>Production URL</b> and your Client ID to the marketplace operator, who registers it for your app. To see an event while you build, click <b>Execute step</b> (or <b>Test this trigger</b>) and, while n8n is listening for a test event, ask the operator to send one to the <b>Test URL</b>. Every delivery is verified with the credential\'s Webhook Secret before the workflow runs.';
+	'The marketplace has no API to register webhooks: give this node\'s <b>Production URL</b> and your Client ID to the marketplace operator, who registers it for your app. To see an event while you build: first copy the <b>Test URL</b> (<b>Webhook URLs</b> › <b>Test URL</b>, below), then click <b>Execute step</b>, then have a test event sent to that URL within 2 minutes. Every delivery is verified with the credential\'s Webhook Secret before the workflow runs.';
 
 export const TRIGGER_PANEL: TriggerPanelDefinition = {
 	// Shown as plain text: n8n does not render HTML in the header.
 	header: 'Ask the marketplace operator for a test event',
 	activationHint: {
-		inactive: `Click <b>Execute step</b>; while n8n is listening for a test event (2 minutes), ask the marketplace operator to send one to this node's <b>Test URL</b>. ${DEMO}`,
-		active: `The workflow is published (n8n 1.x: active): every event the operator sends to the <b>Production URL</b> runs it, in the executions list. To see one here, click <b>Execute step</b> and have a test event sent to the <b>Test URL</b> while n8n listens. ${DEMO}`,
+		inactive: `First copy this node's <b>Test URL</b> (<b>Webhook URLs</b> › <b>Test URL</b>, in its parameters: while n8n listens, the URLs are out of reach), then click <b>Execute step</b> and, within 2 minutes, have a test event sent to it. ${DEMO}`,
+		active: `The workflow is published (n8n 1.x: active): every event the operator sends to the <b>Production URL</b> runs it, in the executions list. To see one here, copy the <b>Test URL</b> first, then click <b>Execute step</b> and have a test event sent to it within 2 minutes. ${DEMO}`,
 	},
 	executionsHelp:
 		'The marketplace has no API for webhooks: its operator does it. This node has two URLs (<b>Webhook URLs</b>, in its parameters).<br /><br />' +
-		'<b>Test URL</b>, for building the workflow: it listens only for 2 minutes after you click <b>Execute step</b> (or <b>Test this trigger</b>), and the event shows up here, in the editor. Ask the operator to send a test event to it while you listen.<br /><br />' +
+		'<b>Test URL</b>, for building the workflow: it listens only for 2 minutes after you click <b>Execute step</b> (or <b>Test this trigger</b>), and the event shows up here, in the editor. Copy it before you click: while n8n listens, the URLs are out of reach. Then have a test event sent to it.<br /><br />' +
 		'<b>Production URL</b>, for the finished workflow: give it to the operator, with your Client ID, to register for your app. It receives events once the workflow is published (n8n 1.x: active); those runs show up in the <a data-key="executions">executions list</a>, not in the editor.<br /><br />' +
 		`Every delivery is verified with the credential's Webhook Secret before the workflow runs. ${DEMO}`,
 };
