@@ -152,12 +152,11 @@ export class MarketplacePartnerApi implements ICredentialType {
 		],
 	};
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return await signRequestOptions(credentials, requestOptions);
-	}
+	// An own property, not a method: n8n copies a credential type with `{ ...type }` before it serves
+	// it to the editor, which drops a prototype's method, and HTTP Request's Credential Type list
+	// offers only types that have `authenticate` (it showed "No matching data").
+	authenticate = async (credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> =>
+		await signRequestOptions(credentials, requestOptions);
 }
 
 function codeRules(codes: string[], message: string): IAuthenticateRuleResponseSuccessBody[] {

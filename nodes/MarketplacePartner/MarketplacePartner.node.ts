@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType,
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as connection from './actions/connection/Connection.resource';
 import * as order from './actions/order/Order.resource';
-import { router } from './actions/router';
+import { CUSTOM_API_CALL, router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
 import { withToolVariants } from './actions/tool';
 import { getStatuses, searchOrderItems } from './methods/listSearch';
@@ -19,6 +19,10 @@ const nodeProperties: INodeProperties[] = [
 			{ name: 'Connection', value: 'connection' },
 			{ name: 'Order', value: 'order' },
 			{ name: 'Stock', value: 'stock' },
+			// n8n's own entry, by its name and value: the editor then says to use the HTTP Request node
+			// with this credential and hides the other parameters. n8n's loader adds it only to a node
+			// with one version, so it is written here (and stops the loader adding a second one).
+			{ name: CUSTOM_API_CALL.name, value: CUSTOM_API_CALL.value },
 		],
 		default: 'order',
 	},

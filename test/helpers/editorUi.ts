@@ -113,3 +113,133 @@ expect.extend({
 		}
 	},
 });
+
+/**
+ * A user's hands in the editor: the node creator, the node panel (NDV), its parameters, running a
+ * step or the workflow. `runs` counts the runs a task took: clicks on "Execute workflow" and
+ * "Execute step" here, and whatever a test adds (the credential's Save, "Fetch Test Event").
+ */
+export class EditorSession {
+	runs = 0;
+	readonly ndv: Locator;
+
+	constructor(
+		readonly page: Page,
+		readonly n8nUrl: string,
+	) {
+		this.ndv = page.getByTestId('ndv');
+	}
+
+	canvasNode = (name: string) => this.page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+	parameter = (name: string) => this.ndv.getByTestId(`parameter-input-${name}`);
+	/** A collection parameter (Filters, Column Names), by its label: a notice may name it too. */
+	collectionParameter = (label: string) => this.ndv.getByTestId('parameter-item').filter({ has: this.page.getByText(label, { exact: true }) }).filter({ has: this.page.getByTestId('collection-parameter-add') }).last();
+	parameterItem = (label: string) => this.ndv.getByTestId('parameter-item').filter({ hasText: label }).first();
+
+	/** Drags with the mouse, in steps, as a user does (n8n's mapping starts its drag only after a move). */
+	drag = async (from: Locator, to: Locator) => {
+		const a = (await from.boundingBox())!;
+		const b = (await to.boundingBox())!;
+		await this.page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+		await this.page.mouse.down();
+		await this.page.mouse.move(a.x + a.width / 2 + 30, a.y + a.height / 2 + 10, { steps: 5 });
+		await this.page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
+		await this.page.mouse.up();
+	};
+
+	newWorkflow = async () => {
+		await this.page.goto(`${this.n8nUrl}/workflow/new`, { timeout: 60_000 });
+		await expect(this.page.getByText('Add first step')).toBeVisibleSoon(30_000);
+	};
+
+	/** Picks an entry (and one of its actions or triggers) in the open node creator, found by typing. */
+	pickInNodeCreator = async (search: string, item: string, action?: string) => {
+		await this.page.getByTestId('node-creator-search-bar').fill(search);
+		await this.page.getByTestId('node-creator-item-name').getByText(item, { exact: true }).click();
+		if (!action) return;
+		const entry = this.page.getByTestId('node-creator-item-name').getByText(action, { exact: true });
+		// After a trigger, the node creator shows an entry's actions and folds its triggers away.
+		if (!(await entry.waitFor({ timeout: 3000 }).then(() => true, () => false))) {
+			await this.page.getByTestId('node-creator').getByText(/^Triggers \(\d+\)$/).click();
+		}
+		await entry.click();
+	};
+
+	addFirstStep = async (search: string, item: string, action?: string) => {
+		await this.page.getByTestId('canvas-plus-button').click();
+		await this.pickInNodeCreator(search, item, action);
+	};
+
+	/** Adds a node after `previous` with the + at its output; the node's panel opens. */
+	addAfter = async (previous: string, search: string, item: string, action?: string) => {
+		// The whole workflow in view, so the + of the last node is on screen.
+		await this.page.getByTestId('zoom-to-fit').click();
+		await this.page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${previous}"] [data-test-id="canvas-handle-plus"]`).first().click();
+		await this.pickInNodeCreator(search, item, action);
+		await expect(this.ndv).toBeVisibleSoon();
+	};
+
+	openNode = async (name: string) => {
+		await this.canvasNode(name).dblclick();
+		await expect(this.ndv).toBeVisibleSoon();
+	};
+
+	closeNdv = async () => {
+		await this.ndv.getByTestId('ndv-close-button').click();
+		await this.ndv.waitFor({ state: 'hidden' });
+	};
+
+	/** Picks `option` in the dropdown of parameter `name`. */
+	choose = async (name: string, option: string) => {
+		await this.parameter(name).click();
+		// An option's name, then its description.
+		await this.page.getByRole('option', { name: new RegExp(`^${option}`) }).click();
+	};
+
+	/** Adds an entry of a collection parameter (Filters, Column Names, Options) by its display name. */
+	addToCollection = async (collection: Locator, option: string) => {
+		await collection.getByTestId('collection-parameter-add').click();
+		await this.page.getByRole('option', { name: option, exact: true }).click();
+	};
+
+	/** Types an expression into a parameter, as a user does: "{{" switches the field to an expression. */
+	typeExpression = async (field: Locator, expression: string) => {
+		await field.click();
+		await this.page.keyboard.press('ControlOrMeta+a');
+		await this.page.keyboard.press('Backspace');
+		await this.page.keyboard.type(expression);
+		await this.commit();
+		// n8n takes the value a moment after the last key; its preview under the field shows the value
+		// it holds (kept where no preview shows, as before).
+		await this.ndv.getByTestId('parameter-expression-preview-value').filter({ hasText: expression }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+	};
+
+	/** Leaves the field, as a user clicking elsewhere does: n8n takes a typed value when its field loses focus. */
+	commit = async () => {
+		await this.ndv.getByTestId('node-parameters').click({ position: { x: 4, y: 4 } });
+	};
+
+	/** "Execute workflow" on the canvas; waits for n8n's verdict, which it returns. */
+	executeWorkflow = async (): Promise<string> => {
+		// The verdict of an earlier run stays on screen until closed.
+		for (const close of await this.page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => undefined);
+		await this.page.locator('.el-notification').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+		this.runs++;
+		await this.page.getByTestId('execute-workflow-button').click();
+		const verdict = this.page.getByText(/Workflow executed successfully|Problem in node/).first();
+		await expect(verdict).toBeVisibleSoon(60_000);
+		return verdict.innerText();
+	};
+
+	/** "Execute step" in the open node panel; waits until its output shows. */
+	executeStep = async (output = this.ndv.getByTestId('output-panel').getByText(/\d+ items?|Error/).first()) => {
+		this.runs++;
+		await this.ndv.getByTestId('node-execute-button').click();
+		await expect(output).toBeVisibleSoon(60_000);
+	};
+
+	/** The texts of the open panel's parameters (tooltips' content: the node types, which give it); the user's own credential's name aside. */
+	panelTexts = async (): Promise<string> => {
+		return (await this.ndv.getByTestId('node-parameters').innerText()).replace(/Marketplace Partner \(sandbox\)/g, '<the credential>');
+	};
+}

@@ -92,4 +92,15 @@ describe('defaults and limits of the panels', () => {
 		const { error } = await runNode({ parameters: { resource: 'order', operation: 'cancel' }, credentials: credentials() });
 		expect(error?.message).toBe('The operation "cancel" of "order" is not supported');
 	});
+
+	test.each([
+		[{ resource: '__CUSTOM_API_CALL__', operation: 'get' }],
+		[{ resource: 'order', operation: '__CUSTOM_API_CALL__' }],
+	])("n8n's Custom API Call entry (%j) says to use the HTTP Request node with this credential, and sends nothing", async (parameters) => {
+		await sb.control('POST', '/stats/reset');
+		const { error } = await runNode({ parameters, credentials: credentials() });
+		expect(error?.message).toBe('A custom API call is made with the HTTP Request node, not this one: nothing was sent');
+		expect(error?.description).toMatch(/^Add an HTTP Request node, set Authentication to Predefined Credential Type and Credential Type to Marketplace Partner API/);
+		expect((await sb.control('GET', '/stats')).requests).toBe(0);
+	});
 });

@@ -111,6 +111,27 @@ describe('package', () => {
 		expect(typeof poller.poll).toBe('function');
 	});
 
+	// n8n's own loader (n8n-core's PackageDirectoryLoader) reads the package; n8n then copies each
+	// credential type with a spread before writing the editor's /types/credentials.json (its
+	// LoadNodesAndCredentials.postProcessLoaders), and the editor's HTTP Request node offers under
+	// Predefined Credential Type only the types whose served JSON has `authenticate` (its
+	// CredentialsSelect: `has:authenticate`, skipping `genericAuth`). A method on the class's prototype
+	// is lost in that copy, and the credential was missing from the list.
+	test("n8n's loader serves the credential to the editor with authenticate, as HTTP Request's Credential Type list requires", async () => {
+		const { PackageDirectoryLoader } = require('n8n-core');
+		const loader = new PackageDirectoryLoader(root);
+		await loader.loadAll();
+		const loaded = loader.types.credentials.find((c: { name: string }) => c.name === 'marketplacePartnerApi');
+		const served = JSON.parse(JSON.stringify({ ...loaded }));
+		expect(served.authenticate).toEqual({});
+		expect(served.genericAuth).toBeUndefined();
+		expect(served.hidden).toBeUndefined();
+		expect(served.restrictToSupportedNodes).toBeUndefined();
+		// And the node that loaded from it still signs (the function itself, on the instance).
+		const signed = await loaded.authenticate({ baseUrl: 'https://partner.example.com/api/partner/v1', clientId: 'c', clientSecret: 's' }, { url: 'https://partner.example.com/api/partner/v1/ping.php', method: 'GET' });
+		expect(signed.headers).toMatchObject({ 'X-SVC-CLIENT-ID': 'c', 'X-SVC-SIGNATURE': expect.stringMatching(/^[0-9a-f]{64}$/) });
+	});
+
 	test('npm pack ships dist, README, LICENSE, CHANGELOG and package.json only', () => {
 		const [report] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']));
 		const files: string[] = report.files.map((f: { path: string }) => f.path);

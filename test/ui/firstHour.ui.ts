@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { ROOT, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
+import { EditorSession, ROOT, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control } = require('../../sandbox/client');
@@ -33,8 +33,8 @@ describe('the first hour of a new user, in the editor', () => {
 	let sandbox: any;
 	let page: Page;
 	let ndv: Locator;
-	/** Runs the current task started (reset before each task). */
-	let runs = 0;
+	/** The user's hands in the editor; its `runs`: the runs the current task started (reset before each task). */
+	let ui: EditorSession;
 	const notFound: string[] = [];
 	/** The node and credential types as the editor fetched them (its source of every help text). */
 	const types: Record<string, any> = {};
@@ -46,126 +46,14 @@ describe('the first hour of a new user, in the editor', () => {
 		return await control(sandbox, 'GET', route);
 	}
 
-	const canvasNode = (name: string) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
-	const parameter = (name: string) => ndv.getByTestId(`parameter-input-${name}`);
-	/** A collection parameter (Filters, Column Names), by its label: a notice may name it too. */
-	const collectionParameter = (label: string) => ndv.getByTestId('parameter-item').filter({ has: page.getByText(label, { exact: true }) }).filter({ has: page.getByTestId('collection-parameter-add') }).last();
-	const parameterItem = (label: string) => ndv.getByTestId('parameter-item').filter({ hasText: label }).first();
-
-	/** Drags with the mouse, in steps, as a user does (n8n's mapping starts its drag only after a move). */
-	async function drag(from: Locator, to: Locator) {
-		const a = (await from.boundingBox())!;
-		const b = (await to.boundingBox())!;
-		await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-		await page.mouse.down();
-		await page.mouse.move(a.x + a.width / 2 + 30, a.y + a.height / 2 + 10, { steps: 5 });
-		await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 10 });
-		await page.mouse.up();
-	}
-
-	async function newWorkflow() {
-		await page.goto(`${n8n.url}/workflow/new`, { timeout: 60_000 });
-		await expect(page.getByText('Add first step')).toBeVisibleSoon(30_000);
-	}
-
-	/** Picks an entry (and one of its actions or triggers) in the open node creator, found by typing. */
-	async function pickInNodeCreator(search: string, item: string, action?: string) {
-		await page.getByTestId('node-creator-search-bar').fill(search);
-		await page.getByTestId('node-creator-item-name').getByText(item, { exact: true }).click();
-		if (!action) return;
-		const entry = page.getByTestId('node-creator-item-name').getByText(action, { exact: true });
-		// After a trigger, the node creator shows an entry's actions and folds its triggers away.
-		if (!(await entry.waitFor({ timeout: 3000 }).then(() => true, () => false))) {
-			await page.getByTestId('node-creator').getByText(/^Triggers \(\d+\)$/).click();
-		}
-		await entry.click();
-	}
-
-	async function addFirstStep(search: string, item: string, action?: string) {
-		await page.getByTestId('canvas-plus-button').click();
-		await pickInNodeCreator(search, item, action);
-	}
-
-	/** Adds a node after `previous` with the + at its output; the node's panel opens. */
-	async function addAfter(previous: string, search: string, item: string, action?: string) {
-		// The whole workflow in view, so the + of the last node is on screen.
-		await page.getByTestId('zoom-to-fit').click();
-		await page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${previous}"] [data-test-id="canvas-handle-plus"]`).first().click();
-		await pickInNodeCreator(search, item, action);
-		await expect(ndv).toBeVisibleSoon();
-	}
-
-	async function openNode(name: string) {
-		await canvasNode(name).dblclick();
-		await expect(ndv).toBeVisibleSoon();
-	}
-
-	async function closeNdv() {
-		await ndv.getByTestId('ndv-close-button').click();
-		await ndv.waitFor({ state: 'hidden' });
-	}
-
-	/** Picks `option` in the dropdown of parameter `name`. */
-	async function choose(name: string, option: string) {
-		await parameter(name).click();
-		// An option's name, then its description.
-		await page.getByRole('option', { name: new RegExp(`^${option}`) }).click();
-	}
-
-	/** Adds an entry of a collection parameter (Filters, Column Names, Options) by its display name. */
-	async function addToCollection(collection: Locator, option: string) {
-		await collection.getByTestId('collection-parameter-add').click();
-		await page.getByRole('option', { name: option, exact: true }).click();
-	}
-
-	/** Types an expression into a parameter, as a user does: "{{" switches the field to an expression. */
-	async function typeExpression(field: Locator, expression: string) {
-		await field.click();
-		await page.keyboard.press('ControlOrMeta+a');
-		await page.keyboard.press('Backspace');
-		await page.keyboard.type(expression);
-		await commit();
-		// n8n takes the value a moment after the last key; its preview under the field shows the value
-		// it holds (kept where no preview shows, as before).
-		await ndv.getByTestId('parameter-expression-preview-value').filter({ hasText: expression }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-	}
-
-	/** Leaves the field, as a user clicking elsewhere does: n8n takes a typed value when its field loses focus. */
-	async function commit() {
-		await ndv.getByTestId('node-parameters').click({ position: { x: 4, y: 4 } });
-	}
-
-	/** "Execute workflow" on the canvas; waits for n8n's verdict, which it returns. */
-	async function executeWorkflow(): Promise<string> {
-		// The verdict of an earlier run stays on screen until closed.
-		for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => undefined);
-		await page.locator('.el-notification').first().waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-		runs++;
-		await page.getByTestId('execute-workflow-button').click();
-		const verdict = page.getByText(/Workflow executed successfully|Problem in node/).first();
-		await expect(verdict).toBeVisibleSoon(60_000);
-		return verdict.innerText();
-	}
-
-	/** "Execute step" in the open node panel; waits until its output shows. */
-	async function executeStep(output = ndv.getByTestId('output-panel').getByText(/\d+ items?|Error/).first()) {
-		runs++;
-		await ndv.getByTestId('node-execute-button').click();
-		await expect(output).toBeVisibleSoon(60_000);
-	}
-
-	/** The texts of the open panel's parameters (tooltips' content: the node types, which give it); the user's own credential's name aside. */
-	async function panelTexts(): Promise<string> {
-		return (await ndv.getByTestId('node-parameters').innerText()).replace(/Marketplace Partner \(sandbox\)/g, '<the credential>');
-	}
-
 	beforeAll(async () => {
 		rmSync(ORDERS_FILE, { force: true });
 		stack = await startEditorStack();
 		({ n8n, sandbox } = stack);
 		// A context of its own: the sandbox's page opens in a second tab of it.
 		page = await (await stack.browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-		ndv = page.getByTestId('ndv');
+		ui = new EditorSession(page, n8n.url);
+		ndv = ui.ndv;
 		page.on('response', (res) => {
 			if (res.status() === 404 && /\/schemas\/.*marketplace/i.test(res.url())) notFound.push(res.url());
 			const kind = /\/types\/(nodes|credentials)\.json/.exec(res.url())?.[1];
@@ -176,7 +64,7 @@ describe('the first hour of a new user, in the editor', () => {
 	}, 600_000);
 
 	beforeEach(() => {
-		runs = 0;
+		ui.runs = 0;
 	});
 
 	// Where each task ended, for whoever reads a failure.
@@ -196,24 +84,24 @@ describe('the first hour of a new user, in the editor', () => {
 		await page.getByText('Marketplace Partner (sandbox)', { exact: true }).first().click();
 		const modal = page.getByTestId('editCredential-modal');
 		await expect(modal.getByText('Client Secret').first()).toBeVisibleSoon();
-		runs++;
+		ui.runs++;
 		await modal.getByTestId('credential-save-button').click();
 		await expect(modal.getByText('Connection tested successfully')).toBeVisibleSoon(30_000);
 		await shot('credential', modal);
 		await page.keyboard.press('Escape');
 		await modal.waitFor({ state: 'hidden' });
-		expect(runs).toBe(1);
+		expect(ui.runs).toBe(1);
 	}, 240_000);
 
 	test('2. webhook trigger (order.created) → Order › Get → a row in a CSV file, the test event sent from the sandbox\'s page in a second tab', async () => {
-		await newWorkflow();
-		await addFirstStep('Marketplace', 'Marketplace Partner', 'On order created');
+		await ui.newWorkflow();
+		await ui.addFirstStep('Marketplace', 'Marketplace Partner', 'On order created');
 		await expect(ndv).toBeVisibleSoon();
 		await ndv.getByText('Webhook URLs').click();
 		await ndv.getByTestId('radio-button-test').click();
 		const testUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
 		expect(testUrl).toBeDefined();
-		runs++;
+		ui.runs++;
 		await ndv.getByTestId('node-execute-button').click();
 		await expect(ndv.getByText(/Listening for test event/i).first()).toBeVisibleSoon();
 		await shot('webhook-listening', ndv);
@@ -236,31 +124,31 @@ describe('the first hour of a new user, in the editor', () => {
 		await output.getByTestId('radio-button-json').click();
 		await expect(output.getByText(`"order_item_id": ${orderItemId}`).first()).toBeVisibleSoon();
 		await shot('webhook-test-event', output);
-		await closeNdv();
+		await ui.closeNdv();
 		const trigger = (await page.locator('[data-test-id="canvas-node"]').first().getAttribute('data-node-name'))!;
 
-		await addAfter(trigger, 'Marketplace', 'Marketplace Partner', 'Get an order item');
-		const orderItem = parameter('orderItem');
+		await ui.addAfter(trigger, 'Marketplace', 'Marketplace Partner', 'Get an order item');
+		const orderItem = ui.parameter('orderItem');
 		await orderItem.getByTestId('rlc-mode-selector').click();
 		await page.getByRole('option', { name: 'By ID', exact: true }).click();
 		// Mapped by dragging order_item_id from the trigger's item (the input panel) onto the field.
-		await drag(ndv.getByTestId('ndv-input-panel').getByText('order_item_id', { exact: true }).first(), orderItem.getByTestId('rlc-input'));
+		await ui.drag(ndv.getByTestId('ndv-input-panel').getByText('order_item_id', { exact: true }).first(), orderItem.getByTestId('rlc-input'));
 		await expect(orderItem.getByText('{{ $json.order_item_id }}').first()).toBeVisibleSoon();
 		// The expression's preview: the test event's order item.
-		await expect(parameterItem('Order Item').getByText(String(orderItemId), { exact: true }).first()).toBeVisibleSoon();
-		await parameter('simplify').locator('.el-switch').click();
+		await expect(ui.parameterItem('Order Item').getByText(String(orderItemId), { exact: true }).first()).toBeVisibleSoon();
+		await ui.parameter('simplify').locator('.el-switch').click();
 		await shot('order-get-mapped', ndv);
 		const getNode = (await page.locator('[data-test-id="canvas-node"]').nth(1).getAttribute('data-node-name'))!;
-		await closeNdv();
+		await ui.closeNdv();
 
-		await addAfter(getNode, 'Convert to File', 'Convert to File', 'Convert to CSV');
-		await closeNdv();
-		await addAfter('Convert to File', 'Read/Write Files', 'Read/Write Files from Disk', 'Write File to Disk');
-		await parameter('fileName').locator('input, textarea').first().fill(ORDERS_FILE);
-		await commit();
-		await executeStep();
+		await ui.addAfter(getNode, 'Convert to File', 'Convert to File', 'Convert to CSV');
+		await ui.closeNdv();
+		await ui.addAfter('Convert to File', 'Read/Write Files', 'Read/Write Files from Disk', 'Write File to Disk');
+		await ui.parameter('fileName').locator('input, textarea').first().fill(ORDERS_FILE);
+		await ui.commit();
+		await ui.executeStep();
 		await shot('orders-file-written', ndv);
-		await closeNdv();
+		await ui.closeNdv();
 
 		expect(existsSync(ORDERS_FILE)).toBe(true);
 		const [header, row] = csvLines(ORDERS_FILE);
@@ -271,7 +159,7 @@ describe('the first hour of a new user, in the editor', () => {
 		expect(values[columns.indexOf('order_no')]).toBe(detail.order.order_no);
 		await shot('webhook-workflow');
 		// Listening, then the file: the test event run and the step's run.
-		expect(runs).toBe(2);
+		expect(ui.runs).toBe(2);
 	}, 240_000);
 
 	test('3. the Orders Trigger in front of the same nodes: Fetch Test Event gives an order.created sample, the same {{ $json.order_item_id }} works', async () => {
@@ -280,15 +168,15 @@ describe('the first hour of a new user, in the editor', () => {
 		const oldTrigger = (await nodes.first().getAttribute('data-node-name'))!;
 		const getNode = (await nodes.nth(1).getAttribute('data-node-name'))!;
 		await page.getByTestId('node-creator-plus-button').click();
-		await pickInNodeCreator('Marketplace Partner Orders', 'Marketplace Partner Orders', 'On new order item');
+		await ui.pickInNodeCreator('Marketplace Partner Orders', 'Marketplace Partner Orders', 'On new order item');
 		await expect(ndv).toBeVisibleSoon();
 		const ordersTrigger = (await ndv.getByTestId('node-title-container').innerText()).trim();
 		// Events: New Order Item only.
-		expect((await parameter('events').innerText()).trim()).toBe('New Order Item');
+		expect((await ui.parameter('events').innerText()).trim()).toBe('New Order Item');
 		// n8n 2.x publishes a workflow: the panel says so, and says "activate" only as n8n 1.x's word for it (checked at the end).
 		const panel = await ndv.innerText();
 		const wording = { publish: /publish/i.test(panel), activate: /\bactivat\w*/i.exec(panel.replace(/\(n8n 1\.x: activ\w*\)/gi, ''))?.[0] ?? null };
-		runs++;
+		ui.runs++;
 		await ndv.getByRole('button', { name: /fetch test event/i }).first().click();
 		const output = ndv.getByTestId('output-panel');
 		await output.getByTestId('radio-button-json').click();
@@ -298,16 +186,16 @@ describe('the first hour of a new user, in the editor', () => {
 		const sampleItemId = Number(/"order_item_id":\s*(\d+)/.exec(sample)?.[1]);
 		expect(sampleItemId).toBeGreaterThan(0);
 		await shot('orders-trigger-sample', ndv);
-		await closeNdv();
+		await ui.closeNdv();
 
 		// Rewire by dragging: the Orders Trigger's output onto Order › Get's input; the old trigger goes.
-		await canvasNode(oldTrigger).click();
+		await ui.canvasNode(oldTrigger).click();
 		await page.keyboard.press('Delete');
-		await canvasNode(oldTrigger).waitFor({ state: 'detached' });
+		await ui.canvasNode(oldTrigger).waitFor({ state: 'detached' });
 		const from = page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${ordersTrigger}"]`).first();
 		const to = page.locator(`[data-test-id="canvas-node-input-handle"][data-node-name="${getNode}"]`).first();
 		await page.getByTestId('zoom-to-fit').click();
-		await drag(from, to);
+		await ui.drag(from, to);
 		await expect(page.locator(`[data-test-id="edge"][data-source-node-name="${ordersTrigger}"][data-target-node-name="${getNode}"]`)).toBeVisibleSoon();
 
 		// Tidied up, the canvas reads left to right again.
@@ -315,17 +203,17 @@ describe('the first hour of a new user, in the editor', () => {
 		await shot('orders-trigger-rewired');
 
 		// Order › Get keeps its mapping, unchanged.
-		await openNode(getNode);
-		expect(await parameter('orderItem').innerText()).toContain('{{ $json.order_item_id }}');
-		await closeNdv();
+		await ui.openNode(getNode);
+		expect(await ui.parameter('orderItem').innerText()).toContain('{{ $json.order_item_id }}');
+		await ui.closeNdv();
 		rmSync(ORDERS_FILE, { force: true });
-		await openNode('Read/Write Files from Disk');
-		await executeStep();
-		await closeNdv();
+		await ui.openNode('Read/Write Files from Disk');
+		await ui.executeStep();
+		await ui.closeNdv();
 		const [header, row] = csvLines(ORDERS_FILE);
 		expect(row.split(',')[header.split(',').indexOf('order_item_id')]).toBe(String(sampleItemId));
 		await shot('orders-trigger-workflow');
-		expect(runs).toBe(2);
+		expect(ui.runs).toBe(2);
 		expect(wording).toEqual({ publish: true, activate: null });
 	}, 240_000);
 
@@ -338,15 +226,15 @@ describe('the first hour of a new user, in the editor', () => {
 		const rows = products.map((p, i) => ({ ...p, qty: ((p.stock ?? 0) + 11 + i) % 500 }));
 		writeFileSync(STOCK_SHEET, `SKU,Qty\n${rows.map((r) => `${r.sku},${r.qty}`).join('\n')}\n`);
 
-		await newWorkflow();
-		await addFirstStep('manual', 'Manual Trigger');
-		await addAfter(MANUAL_TRIGGER, 'Read/Write Files', 'Read/Write Files from Disk', 'Read File(s) From Disk');
-		await parameter('fileSelector').locator('input').fill(STOCK_SHEET);
-		await commit();
-		await closeNdv();
-		await addAfter('Read/Write Files from Disk', 'Extract from File', 'Extract from File', 'Extract from CSV');
-		await closeNdv();
-		await addAfter('Extract from File', 'Marketplace', 'Marketplace Partner', 'Update stock');
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Read/Write Files', 'Read/Write Files from Disk', 'Read File(s) From Disk');
+		await ui.parameter('fileSelector').locator('input').fill(STOCK_SHEET);
+		await ui.commit();
+		await ui.closeNdv();
+		await ui.addAfter('Read/Write Files from Disk', 'Extract from File', 'Extract from File', 'Extract from CSV');
+		await ui.closeNdv();
+		await ui.addAfter('Extract from File', 'Marketplace', 'Marketplace Partner', 'Update stock');
 		// One account of "Map Automatically": n8n's notice, then the node's, which goes on from it.
 		const notices = await ndv.locator('.notice, [class*="notice"]').filter({ hasText: /Map|columns|named/i }).allInnerTexts();
 		const mapNotices = notices.filter((text) => /named the same as the columns|The columns in Marketplace Partner are/.test(text));
@@ -356,12 +244,12 @@ describe('the first hour of a new user, in the editor', () => {
 		expect(together).toContain('The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock');
 		// No second story: nothing says the columns are matched otherwise than by name.
 		expect(together).not.toMatch(/ignored|by position|in order/i);
-		await closeNdv();
+		await ui.closeNdv();
 
 		// Run 1: one error, both fixes named.
-		const first = await executeWorkflow();
+		const first = await ui.executeWorkflow();
 		expect(first).toMatch(/Problem in node .Update stock./);
-		await openNode('Update stock');
+		await ui.openNode('Update stock');
 		const error = ndv.getByTestId('output-panel');
 		await expect(error.getByText('set Identify Product By › SKU').first()).toBeVisibleSoon();
 		const message = await error.innerText();
@@ -371,29 +259,29 @@ describe('the first hour of a new user, in the editor', () => {
 		await shot('stock-error', ndv);
 
 		// The user does what it says.
-		await choose('identifyBy', 'SKU');
-		await addToCollection(collectionParameter('Column Names'), 'Stock Column');
-		await parameter('stock').locator('input').fill('Qty');
-		await commit();
+		await ui.choose('identifyBy', 'SKU');
+		await ui.addToCollection(ui.collectionParameter('Column Names'), 'Stock Column');
+		await ui.parameter('stock').locator('input').fill('Qty');
+		await ui.commit();
 		await shot('stock-fixed', ndv);
-		await closeNdv();
+		await ui.closeNdv();
 
 		// Run 2: every row applied.
-		expect(await executeWorkflow()).toMatch(/Workflow executed successfully/);
+		expect(await ui.executeWorkflow()).toMatch(/Workflow executed successfully/);
 		for (const row of rows) {
 			const product = await sandboxState(`/products/${row.product_id}`);
 			expect([row.sku, product.stock]).toEqual([row.sku, row.qty]);
 		}
 		await shot('stock-workflow');
-		expect(runs).toBe(2);
+		expect(ui.runs).toBe(2);
 	}, 240_000);
 
 	test('5. orders with status "Accepted": the Status list, "Accepted" as an expression, and a status that matches nothing says why', async () => {
-		await newWorkflow();
-		await addFirstStep('manual', 'Manual Trigger');
-		await addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Get many order items');
-		await addToCollection(collectionParameter('Filters'), 'Status Name or ID');
-		await parameter('status').locator('input').click();
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Get many order items');
+		await ui.addToCollection(ui.collectionParameter('Filters'), 'Status Name or ID');
+		await ui.parameter('status').locator('input').click();
 		// The statuses the sandbox's order items have (sandbox/data.js STATUS_MIX), as words.
 		const options = page.getByRole('option');
 		await expect(options.filter({ hasText: 'Accepted' }).first()).toBeVisibleSoon(30_000);
@@ -402,7 +290,7 @@ describe('the first hour of a new user, in the editor', () => {
 		await shot('status-list', ndv);
 		await page.getByRole('option', { name: /^Accepted/ }).click();
 		const output = ndv.getByTestId('output-panel');
-		await executeStep(output.getByText(/\d+ items/).first());
+		await ui.executeStep(output.getByText(/\d+ items/).first());
 		expect(await output.innerText()).toMatch(/50 items/);
 		// The JSON view renders the items in view: each one's status is "accepted".
 		await output.getByTestId('radio-button-json').click();
@@ -412,39 +300,39 @@ describe('the first hour of a new user, in the editor', () => {
 		expect(new Set(statuses)).toEqual(new Set(['accepted']));
 
 		// "Accepted" typed as an expression: sent as the API writes it, and the panel says so.
-		await parameter('status').hover();
+		await ui.parameter('status').hover();
 		await ndv.getByTestId('status-parameter-input-options-container').getByTestId('radio-button-expression').click();
-		await typeExpression(parameter('status').locator('.cm-content, [contenteditable="true"]').first(), 'Accepted');
-		await executeStep(ndv.getByTestId('run-data-hints').getByText(/was sent as "accepted"/).first());
+		await ui.typeExpression(ui.parameter('status').locator('.cm-content, [contenteditable="true"]').first(), 'Accepted');
+		await ui.executeStep(ndv.getByTestId('run-data-hints').getByText(/was sent as "accepted"/).first());
 		await expect(output.getByText(/50 items/).first()).toBeVisibleSoon();
 		await shot('status-expression-hint', output);
 
 		// A status that matches nothing: a warning naming the statuses, not a silent "No output data".
-		await typeExpression(parameter('status').locator('.cm-content, [contenteditable="true"]').first(), 'Refunded');
-		await executeStep(ndv.getByTestId('run-data-hints').getByText(/have the statuses/).first());
+		await ui.typeExpression(ui.parameter('status').locator('.cm-content, [contenteditable="true"]').first(), 'Refunded');
+		await ui.executeStep(ndv.getByTestId('run-data-hints').getByText(/have the statuses/).first());
 		const hint = await output.getByTestId('run-data-hints').innerText();
 		expect(hint).toContain('No order items have status "Refunded"');
 		for (const status of ['"accepted"', '"cancelled"', '"delivered"', '"shipped"']) expect(hint).toContain(status);
 		await shot('status-no-match-hint', output);
-		await closeNdv();
-		expect(runs).toBe(3);
+		await ui.closeNdv();
+		expect(ui.runs).toBe(3);
 	}, 240_000);
 
 	test('6. one order by the order number in a customer\'s e-mail: By Order Number, By ID refused before a run, From List searched', async () => {
 		const detail = await sandboxState(`/orders/${ORDER_NO_ITEM}`);
 		expect(detail.order.order_no).toBe(ORDER_NO);
 
-		await newWorkflow();
-		await addFirstStep('manual', 'Manual Trigger');
-		await addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Get an order item');
-		const orderItem = parameter('orderItem');
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Get an order item');
+		const orderItem = ui.parameter('orderItem');
 		const output = ndv.getByTestId('output-panel');
 
 		await orderItem.getByTestId('rlc-mode-selector').click();
 		await page.getByRole('option', { name: 'By Order Number', exact: true }).click();
 		await orderItem.getByTestId('rlc-input').fill(ORDER_NO);
-		await commit();
-		await executeStep(output.getByText(ORDER_NO).first());
+		await ui.commit();
+		await ui.executeStep(output.getByText(ORDER_NO).first());
 		expect(await output.innerText()).toContain(String(ORDER_NO_ITEM));
 		await shot('order-by-number', ndv);
 
@@ -473,8 +361,8 @@ describe('the first hour of a new user, in the editor', () => {
 		await entry.first().click();
 		// The field shows the order item picked, by its order number.
 		expect(await orderItem.getByTestId('rlc-input').inputValue()).toContain(ORDER_NO);
-		await closeNdv();
-		expect(runs).toBe(1);
+		await ui.closeNdv();
+		expect(ui.runs).toBe(1);
 	}, 240_000);
 
 	test('7. the node panels, help texts and docs: no team words, Check Setup without "undefined", events described, the Webhook Secret notice, no 404 for output schemas', async () => {
@@ -499,18 +387,18 @@ describe('the first hour of a new user, in the editor', () => {
 		expect(events.options.filter((o: any) => !o.description).map((o: any) => o.name)).toEqual([]);
 
 		// Check Setup, the first thing to run: its table fills every cell.
-		await newWorkflow();
-		await addFirstStep('manual', 'Manual Trigger');
-		await addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Check the marketplace setup');
-		const rendered: Array<[string, string]> = [['Check Setup', await panelTexts()]];
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Check the marketplace setup');
+		const rendered: Array<[string, string]> = [['Check Setup', await ui.panelTexts()]];
 		const output = ndv.getByTestId('output-panel');
-		await executeStep(output.getByText(/\d+ items?/).first());
+		await ui.executeStep(output.getByText(/\d+ items?/).first());
 		await output.getByTestId('radio-button-table').click();
 		await expect(output.getByText('Authentication', { exact: true }).first()).toBeVisibleSoon();
 		const table = await output.innerText();
 		expect(table.split(/\s+/)).not.toContain('undefined');
 		await shot('check-setup', output);
-		await closeNdv();
+		await ui.closeNdv();
 
 		// The panels as rendered say none of those words either: each node as a new user adds it.
 		for (const [entry, action] of [
@@ -518,16 +406,16 @@ describe('the first hour of a new user, in the editor', () => {
 			['Marketplace Partner Orders', 'On new order item'],
 		]) {
 			await page.getByTestId('node-creator-plus-button').click();
-			await pickInNodeCreator(entry, entry, action);
+			await ui.pickInNodeCreator(entry, entry, action);
 			await expect(ndv).toBeVisibleSoon();
-			rendered.push([action, await panelTexts()]);
-			await closeNdv();
+			rendered.push([action, await ui.panelTexts()]);
+			await ui.closeNdv();
 		}
 		let last = 'Check the marketplace setup';
 		for (const action of ['Get an order item', 'Get many order items', 'Update stock']) {
-			await addAfter(last, 'Marketplace', 'Marketplace Partner', action);
-			rendered.push([action, await panelTexts()]);
-			await closeNdv();
+			await ui.addAfter(last, 'Marketplace', 'Marketplace Partner', action);
+			rendered.push([action, await ui.panelTexts()]);
+			await ui.closeNdv();
 			last = action;
 		}
 
@@ -548,7 +436,7 @@ describe('the first hour of a new user, in the editor', () => {
 		expect(rendered.filter(([, text]) => JARGON.test(text)).map(([where, text]) => `${where}: ${JARGON.exec(text)?.[0]}`)).toEqual([]);
 		expect(helpTexts.filter((text) => JARGON.test(text))).toEqual([]);
 		expect(notFound).toEqual([]);
-		expect(runs).toBe(1);
+		expect(ui.runs).toBe(1);
 	}, 240_000);
 });
 

@@ -7,6 +7,9 @@ import { readRunOptions } from './runOptions';
 import { startRun } from '../transport/runPolicy';
 import { tellUser } from '../transport/runReport';
 
+/** n8n's "Custom API Call" entry (n8n's own name and value: the editor recognises it by the value). */
+export const CUSTOM_API_CALL = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' } as const;
+
 type Operation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, { execute: Operation }>> = {
@@ -17,7 +20,15 @@ const operations: Record<string, Record<string, { execute: Operation }>> = {
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	// Under the Custom API Call resource no Operation shows: read it only under another.
+	const operation = resource === CUSTOM_API_CALL.value ? CUSTOM_API_CALL.value : (this.getNodeParameter('operation', 0) as string);
+	if (operation === CUSTOM_API_CALL.value) {
+		// The editor's notice says so too, but a run reaches here: say what to do instead of "not supported".
+		throw new NodeOperationError(this.getNode(), 'A custom API call is made with the HTTP Request node, not this one: nothing was sent', {
+			description:
+				'Add an HTTP Request node, set Authentication to Predefined Credential Type and Credential Type to Marketplace Partner API, pick this credential, and give the full URL under its Base URL (e.g. …/v1/ping.php). It signs every request as this node does.',
+		});
+	}
 	const run = operations[resource]?.[operation];
 	if (!run) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
