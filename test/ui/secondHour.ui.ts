@@ -1,0 +1,81 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
+// A team's second hour with the package, in the editor (issue #52, item 9): what it builds once the
+// first workflow runs, done as a user does it (the node creator, the lists, typing), never through
+// n8n's REST API or the sandbox's control API, which the test reads only to assert what came of the
+// user's steps. Each task counts its runs ("Execute step", "Execute workflow").
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { EditorSession, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { control } = require('../../sandbox/client');
+
+const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
+
+describe('the second hour of a team, in the editor', () => {
+	let stack: EditorStack;
+	let sandbox: any;
+	let page: Page;
+	let ui: EditorSession;
+
+	const shot = (name: string) => screenshot(page, `second-hour-${name}`);
+	const stats = async () => await control(sandbox, 'GET', '/stats');
+
+	beforeAll(async () => {
+		stack = await startEditorStack();
+		({ sandbox } = stack);
+		page = await (await stack.browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+		ui = new EditorSession(page, stack.n8n.url);
+		await signIn(page, stack.n8n.url, stack.password);
+	}, 600_000);
+
+	beforeEach(() => {
+		ui.runs = 0;
+	});
+
+	afterEach(async () => {
+		const task = /\s(\d+)\.\s/.exec(expect.getState().currentTestName ?? '')?.[1] ?? 'x';
+		await page.screenshot({ path: path.join(SHOTS, `second-hour-end-of-task-${task}.png`) }).catch(() => undefined);
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+	});
+
+	test("1. a custom call: the node's Custom API Call points to HTTP Request, whose Credential Type list has the credential; the call is signed and accepted, in one run", async () => {
+		const { ndv, parameter } = ui;
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Ping the API');
+		// The Resource list ends with n8n's own Custom API Call, which says what to do.
+		await ui.choose('resource', 'Custom API Call');
+		const notice = ndv.getByText(/Use the HTTP Request node to make a custom API call/);
+		await expect(notice).toBeVisibleSoon();
+		expect(await notice.innerText()).toContain("We'll take care of the Marketplace Partner auth for you");
+		await shot('custom-api-call-notice');
+		await ui.closeNdv();
+		// As the notice says: the HTTP Request node instead of this one.
+		await ui.canvasNode('Marketplace Partner').click();
+		await page.keyboard.press('Delete');
+		await ui.canvasNode('Marketplace Partner').waitFor({ state: 'detached' });
+
+		await ui.addAfter(MANUAL_TRIGGER, 'HTTP Request', 'HTTP Request');
+		await ui.choose('authentication', 'Predefined Credential Type');
+		await parameter('nodeCredentialType').click();
+		await page.keyboard.type('Marketplace');
+		await page.getByTestId('credential-select-option').filter({ hasText: 'Marketplace Partner API' }).click();
+		// The one credential of that type is picked for the user.
+		await expect(ndv.getByText('Marketplace Partner API', { exact: true }).first()).toBeVisibleSoon();
+		expect(await ndv.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toContain('Marketplace Partner (sandbox)');
+		const url = `${sandbox.baseUrl}/ping.php`;
+		await parameter('url').locator('input, textarea').first().fill(url);
+		await ui.commit();
+		const before = (await stats()).byEndpoint['GET /ping.php 200'] ?? 0;
+		await ui.executeStep();
+		await shot('custom-api-call-signed');
+		// The sandbox accepted it: a signed ping, answered 200 (an unsigned one is answered 401).
+		expect((await stats()).byEndpoint['GET /ping.php 200'] ?? 0).toBe(before + 1);
+		await expect(ndv.getByTestId('output-panel').getByText(/1 item/).first()).toBeVisibleSoon();
+		expect(ui.runs).toBe(1);
+	}, 240_000);
+});
