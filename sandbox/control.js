@@ -10,7 +10,7 @@ const { invalidSettings } = require('./rateLimit');
 const { nowWholeSecondsMs } = require('./time');
 const { invalidStyle, checkedStyle } = require('./style');
 const { isLoopback, hostnameOf, foreignBrowserRequest } = require('./loopback');
-const { meaningOf, renderPage, PAGE_PATH, PAGE_TOKEN_HEADER } = require('./testEventPage');
+const { choicesOf, meaningOf, renderPage, PAGE_PATH, PAGE_TOKEN_HEADER } = require('./testEventPage');
 
 const EVENTS = ['order.created', 'order.updated', 'stock.updated', 'return.requested'];
 
@@ -27,7 +27,7 @@ const NO_TOKEN =
   '(npm start: .state/demo/secrets.json); in-process, describe().controlToken.';
 const NO_PAGE_TOKEN = `This page's token is not this sandbox's (was the sandbox restarted?): reload the page, ${PAGE_PATH}.`;
 
-/** The test event page's token: an HMAC of the control token, so it proves the page was read but opens its send route only. */
+/** The test event page's token: an HMAC of the control token, so it proves the page was read but opens its own two routes only (send, change). */
 function pageTokenOf(controlToken) {
   return crypto.createHmac('sha256', controlToken).update('sandbox test event page').digest('hex');
 }
@@ -100,6 +100,74 @@ function createControl(ctx, hooks) {
       );
     }
     return trimmed;
+  }
+
+  /** A new order item of the seller (`productId`, or a product picked at random), and its order.created payload. */
+  function createOrder(sellerId, body) {
+    const seller = data.SELLERS.find((s) => s.sellerId === sellerId);
+    if (!seller) throw new ControlError(400, `No seller ${sellerId}.`);
+    const sellerProducts = [...ctx.state.products.values()].filter((p) => p.seller_id === sellerId);
+    const product = body.productId ? ctx.state.products.get(Number(body.productId)) : ctx.state.random.pick(sellerProducts);
+    if (!product || product.seller_id !== sellerId) throw new ControlError(400, `Product ${body.productId} is not seller ${sellerId}'s.`);
+    const order = data.addOrderItem(ctx.state, {
+      seller,
+      product,
+      variantId: body.variantCombinationId,
+      quantity: body.quantity ?? 1,
+      createdMs: nowWholeSecondsMs(),
+    });
+    ctx.feed.record(ctx.state, order);
+    return { order, payload: data.orderListEntry(ctx.state, order, ctx.writeDate) };
+  }
+
+  /** The order item's status set to `status`; its order.updated payload (with `previous_status`). */
+  function changeStatus(order, status) {
+    if (typeof status !== 'string' || !/^[a-z_]{1,40}$/.test(status)) {
+      throw new ControlError(400, 'status must be a lower-case word such as shipped.');
+    }
+    const previous = order.status;
+    data.setOrderStatus(ctx.state, order, status, nowWholeSecondsMs());
+    ctx.feed.record(ctx.state, order);
+    return { ...data.orderListEntry(ctx.state, order, ctx.writeDate), previous_status: previous };
+  }
+
+  /** A return of the order item, as its return.requested payload. */
+  function requestReturn(order, body) {
+    return {
+      return_id: ctx.state.nextReturnId++,
+      order_item_id: order.order_item_id,
+      order_no: order.order_no,
+      product_id: order.product_id,
+      quantity: body.quantity ?? order.quantity,
+      reason: body.reason ?? 'not_as_described',
+      requested_at: ctx.writeDate(Date.now()),
+    };
+  }
+
+  /** The product's stock (its first variant's, for a product with variants) set to `stock`; the stock.updated payload. */
+  function setStock(product, stock) {
+    if (!Number.isInteger(stock) || stock < 0 || stock > 1_000_000) throw new ControlError(400, 'stock must be a whole number from 0 to 1000000.');
+    const variant = product.variant_ids.length ? ctx.state.variants.get(product.variant_ids[0]) : null;
+    const target = variant ?? product;
+    const oldStock = target.stock;
+    target.stock = stock;
+    return {
+      product_id: product.product_id, variant_combination_id: variant?.variant_combination_id ?? null, old_stock: oldStock, new_stock: stock,
+      updated: true, external_ref: 'sandbox-page', updated_at: ctx.writeDate(Date.now()),
+    };
+  }
+
+  /** The page's change for `event`, made in the app's seller's data; the event's payload. Another seller's order or product is refused. */
+  function demoChange(app, event, body) {
+    if (event === 'order.created') return createOrder(app.sellerId, { productId: body.productId }).payload;
+    if (event === 'stock.updated') {
+      const product = ctx.state.products.get(Number(body.productId));
+      if (product?.seller_id !== app.sellerId) throw new ControlError(400, `Product ${body.productId} is not seller ${app.sellerId}'s.`);
+      return setStock(product, body.stock);
+    }
+    const order = ctx.state.orders.get(Number(body.orderItemId));
+    if (order?.seller_id !== app.sellerId) throw new ControlError(400, `Order item ${body.orderItemId} is not seller ${app.sellerId}'s.`);
+    return event === 'order.updated' ? changeStatus(order, body.status) : requestReturn(order, {});
   }
 
   const CONTROL = [
@@ -189,47 +257,33 @@ function createControl(ctx, hooks) {
     }, { page: true }],
     ['POST', /^\/orders$/, (m, body) => {
       const sellerId = body.clientId ? findApp(body.clientId).sellerId : body.sellerId ?? data.SELLERS[0].sellerId;
-      const seller = data.SELLERS.find((s) => s.sellerId === sellerId);
-      if (!seller) throw new ControlError(400, `No seller ${sellerId}.`);
-      const sellerProducts = [...ctx.state.products.values()].filter((p) => p.seller_id === sellerId);
-      const product = body.productId ? ctx.state.products.get(body.productId) : ctx.state.random.pick(sellerProducts);
-      if (!product || product.seller_id !== sellerId) throw new ControlError(400, `Product ${body.productId} is not seller ${sellerId}'s.`);
-      const now = nowWholeSecondsMs();
-      const order = data.addOrderItem(ctx.state, {
-        seller,
-        product,
-        variantId: body.variantCombinationId,
-        quantity: body.quantity ?? 1,
-        createdMs: now,
-      });
-      ctx.feed.record(ctx.state, order);
-      const deliveries = ctx.emit(sellerId, 'order.created', data.orderListEntry(ctx.state, order, ctx.writeDate));
-      return { ...data.orderDetail(ctx.state, order), deliveries };
+      const { order, payload } = createOrder(sellerId, body);
+      return { ...data.orderDetail(ctx.state, order), deliveries: ctx.emit(sellerId, 'order.created', payload) };
     }],
     ['POST', /^\/orders\/(\d+)\/status$/, (m, body) => {
       const order = findOrder(m[1]);
-      if (typeof body.status !== 'string' || !/^[a-z_]{1,40}$/.test(body.status)) {
-        throw new ControlError(400, 'status must be a lower-case word such as shipped.');
-      }
-      const previous = order.status;
-      data.setOrderStatus(ctx.state, order, body.status, nowWholeSecondsMs());
-      ctx.feed.record(ctx.state, order);
-      const deliveries = ctx.emit(order.seller_id, 'order.updated', { ...data.orderListEntry(ctx.state, order, ctx.writeDate), previous_status: previous });
-      return { ...data.orderDetail(ctx.state, order), deliveries };
+      const payload = changeStatus(order, body.status);
+      return { ...data.orderDetail(ctx.state, order), deliveries: ctx.emit(order.seller_id, 'order.updated', payload) };
     }],
     ['POST', /^\/orders\/(\d+)\/return$/, (m, body) => {
       const order = findOrder(m[1]);
-      const payload = {
-        return_id: ctx.state.nextReturnId++,
-        order_item_id: order.order_item_id,
-        order_no: order.order_no,
-        product_id: order.product_id,
-        quantity: body.quantity ?? order.quantity,
-        reason: body.reason ?? 'not_as_described',
-        requested_at: ctx.writeDate(Date.now()),
-      };
+      const payload = requestReturn(order, body);
       return { ...payload, deliveries: ctx.emit(order.seller_id, 'return.requested', payload) };
     }],
+    // The page's "make the change" button: the demo store changes (a new order, a status, a stock, a
+    // return) and its event goes to the pasted URL, signed like every delivery and not marked a
+    // test; one attempt, awaited, as for a test event. Also a route the page's own token opens.
+    ['POST', /^\/demo-change$/, async (m, body) => {
+      const app = findApp(body.clientId);
+      const url = pageTarget(body.url);
+      const event = eventOf(body);
+      const payload = demoChange(app, event, body);
+      const { deliveryId, eventId, done } = ctx.webhooks.send(app, event, payload, { url, retried: false });
+      const attempt = await done;
+      if (!attempt) throw new ControlError(503, 'The sandbox is stopping: the change was made, its event not sent.');
+      const { statusCode, error, responseBody } = attempt;
+      return { deliveryId, eventId, event, url, payload, statusCode, error, responseBody, meaning: meaningOf(attempt), choices: choicesOf(ctx.state) };
+    }, { page: true }],
     ['GET', /^\/orders\/(\d+)$/, (m) => data.orderDetail(ctx.state, findOrder(m[1]))],
     ['GET', /^\/products\/(\d+)$/, (m) => {
       const product = ctx.state.products.get(Number(m[1]));

@@ -299,6 +299,8 @@ function orderDetail(state, order, formatDate = formatApiDate) {
 
 module.exports = {
   ALL_PERMISSIONS,
+  /** Every status the seeded orders have. */
+  STATUSES: STATUS_MIX.map(([status]) => status),
   APP_NAMES,
   SELLERS,
   SKU_FORMAT: 'SKU-<seller key A|B>-<product_id>',

@@ -3,6 +3,7 @@
 // sandbox, playing the operator, send a signed test event to a trigger's URL, and says in plain
 // words what n8n answered. Sending itself is control.js's, as for every other test event.
 const crypto = require('node:crypto');
+const { STATUSES } = require('./data');
 
 const PAGE_PATH = '/_sandbox/test-event';
 // The header the page's script sends its token in (sandbox/control.js: it opens the send route only).
@@ -76,6 +77,7 @@ function renderPage({ state, events, defaultClientId, allowRemote, pageToken }) 
     .map((a) => `<option value="${escapeHtml(a.clientId)}"${a.clientId === defaultClientId ? ' selected' : ''}>${escapeHtml(`${a.name} (seller ${a.sellerId})`)}</option>`)
     .join('');
   const eventOptions = events.map((e) => `<option value="${e}">${EVENT_LABELS[e]} (${e})</option>`).join('');
+  const statusOptions = STATUSES.map((status) => `<option value="${status}">${status}</option>`).join('');
   const where = allowRemote
     ? 'This sandbox was started with --allow-remote: it sends to any address.'
     : 'This page sends only to addresses on this machine (127.0.0.1, localhost, [::1]).';
@@ -102,7 +104,9 @@ function renderPage({ state, events, defaultClientId, allowRemote, pageToken }) 
 <body>
 <h1>Send a test event</h1>
 <p>On a real marketplace, the operator sends a test event to your trigger. Here the sandbox plays the
-operator: it sends one to the URL you paste, signed with the app's Webhook Secret like every delivery it sends.</p>
+operator: it sends one to the URL you paste, signed with the app's Webhook Secret like every delivery it sends.
+It also plays the shop: under <b>What happens</b>, pick a real change (a new order, a status, a stock, a
+return) and the demo store makes it, then sends its event, so later runs of your workflow find it too.</p>
 <ol>
   <li>In n8n, open the Marketplace Partner Trigger, open <b>Webhook URLs</b> › <b>Test URL</b>, copy it and paste it below (do this first: while n8n listens, its overlay covers the URLs).</li>
   <li>In n8n, click <b>Execute step</b> (or <b>Test this trigger</b>): n8n shows “Listening for test event”.</li>
@@ -115,8 +119,12 @@ operator: it sends one to the URL you paste, signed with the app's Webhook Secre
   <select id="app">${appOptions}</select>
   <label for="event">Event</label>
   <select id="event">${eventOptions}</select>
+  <label for="mode">What happens</label>
+  <select id="mode"><option value="test">A test event only: the demo store does not change</option><option value="change">A real change in the demo store, then its event</option></select>
   <div id="order-field"><label for="order">Order item <span class="help">(newest first)</span></label><select id="order"></select></div>
   <div id="product-field" hidden><label for="product">Product</label><select id="product"></select></div>
+  <div id="status-field" hidden><label for="status">New status</label><select id="status">${statusOptions}</select></div>
+  <div id="stock-field" hidden><label for="stock">New stock</label><input id="stock" type="number" min="0" max="1000000" step="1" value="0"></div>
   <button id="send" type="submit">Send test event</button>
 </form>
 <div id="result" role="status" aria-live="polite"></div>
@@ -124,17 +132,23 @@ operator: it sends one to the URL you paste, signed with the app's Webhook Secre
 <script id="choices" type="application/json">${choices}</script>
 <script nonce="${nonce}">
 'use strict';
-const choices = JSON.parse(document.getElementById('choices').textContent);
+let choices = JSON.parse(document.getElementById('choices').textContent);
 const pageToken = ${JSON.stringify(pageToken)};
 const $ = (id) => document.getElementById(id);
 const fill = (select, list, key) => select.replaceChildren(...list.map((c) => new Option(c.label, c[key])));
 const isStock = () => $('event').value === 'stock.updated';
+const isChange = () => $('mode').value === 'change';
 function update() {
   const app = choices.apps.find((a) => a.clientId === $('app').value);
   fill($('order'), choices.orders.filter((o) => o.sellerId === app.sellerId), 'orderItemId');
   fill($('product'), choices.products.filter((p) => p.sellerId === app.sellerId), 'productId');
-  $('order-field').hidden = isStock();
-  $('product-field').hidden = !isStock();
+  // A new order is of a product; a status or a return of an order item; a stock of a product.
+  const created = $('event').value === 'order.created';
+  $('order-field').hidden = isStock() || (isChange() && created);
+  $('product-field').hidden = !(isStock() || (isChange() && created));
+  $('status-field').hidden = !(isChange() && $('event').value === 'order.updated');
+  $('stock-field').hidden = !(isChange() && isStock());
+  $('send').textContent = isChange() ? 'Make the change and send its event' : 'Send test event';
 }
 function show(kind, heading, lines, answer) {
   const result = $('result');
@@ -150,17 +164,25 @@ function show(kind, heading, lines, answer) {
 }
 $('app').addEventListener('change', update);
 $('event').addEventListener('change', update);
+$('mode').addEventListener('change', update);
 update();
 $('form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const pick = isStock() ? { productId: Number($('product').value) } : { orderItemId: Number($('order').value) };
-  const body = { url: $('url').value.trim(), clientId: $('app').value, event: $('event').value, ...pick };
+  const pick = $('product-field').hidden ? { orderItemId: Number($('order').value) } : { productId: Number($('product').value) };
+  const change = isChange() ? { status: $('status').value, stock: Number($('stock').value) } : {};
+  const body = { url: $('url').value.trim(), clientId: $('app').value, event: $('event').value, ...pick, ...change };
+  const route = isChange() ? '/_sandbox/demo-change' : '/_sandbox/test-event';
   $('send').disabled = true;
   show('busy', 'Sending…', []);
   try {
     const headers = { 'content-type': 'application/json', '${PAGE_TOKEN_HEADER}': pageToken };
-    const res = await fetch('/_sandbox/test-event', { method: 'POST', headers, body: JSON.stringify(body) });
+    const res = await fetch(route, { method: 'POST', headers, body: JSON.stringify(body) });
     const { ok, data, error } = await res.json();
+    // After a change: the lists as the store has them now (a new order first).
+    if (ok && data.choices) {
+      choices = data.choices;
+      update();
+    }
     if (!ok) show('fail', 'Not sent', [error.message]);
     else if (data.statusCode === null) show('fail', 'No answer (' + data.error + ')', [data.meaning]);
     else {
@@ -189,4 +211,4 @@ $('form').addEventListener('submit', async (event) => {
   return { html, headers };
 }
 
-module.exports = { PAGE_PATH, PAGE_TOKEN_HEADER, meaningOf, renderPage };
+module.exports = { PAGE_PATH, PAGE_TOKEN_HEADER, choicesOf, meaningOf, renderPage };

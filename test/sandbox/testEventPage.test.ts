@@ -89,7 +89,8 @@ describe('the test event page', () => {
 		expect(choices.orders.find((o: { sellerId: number }) => o.sellerId === 1001).orderItemId).toBe(newestOrderId(1001));
 		// The page posts JSON to its own origin, with its token.
 		expect(page.text).toContain("const headers = { 'content-type': 'application/json', 'x-sandbox-page-token': pageToken };");
-		expect(page.text).toContain("fetch('/_sandbox/test-event', { method: 'POST', headers, body: JSON.stringify(body) });");
+		expect(page.text).toContain("const route = isChange() ? '/_sandbox/demo-change' : '/_sandbox/test-event';");
+		expect(page.text).toContain("fetch(route, { method: 'POST', headers, body: JSON.stringify(body) });");
 	});
 
 	test('no secret of any app is in the page, nor the control token', async () => {
@@ -159,6 +160,84 @@ describe('the test event page', () => {
 		expect(answer.json.data).toMatchObject({ statusCode: status, error: null, responseBody: 'ok', meaning });
 		await sb.control('POST', '/deliveries/wait');
 		expect(receiver.received).toHaveLength(1);
+	});
+
+	const change = (body: object, headers: Record<string, string> = {}) =>
+		call(sb.origin, 'POST', '/_sandbox/demo-change', { 'content-type': 'application/json', 'x-sandbox-page-token': pageToken, ...headers }, JSON.stringify(body));
+	const delivered = (i = 0) => {
+		const r = receiver.received[i];
+		const timestamp = String(r.headers['x-svc-webhook-timestamp']);
+		expect(r.headers['x-svc-webhook-signature']).toBe(createHmac('sha256', app().webhookSecret).update(`${timestamp}.`).update(r.rawBody).digest('hex'));
+		return { event: r.headers['x-svc-webhook-event'], body: JSON.parse(r.rawBody.toString('utf8')) };
+	};
+
+	test("a real change from the page: a new order item is in the store (the API lists it), and its order.created arrives signed, not a test; the page's lists now offer it", async () => {
+		const before = sb.raw.state.ordersBySeller.get(1001).length;
+		const product = [...sb.raw.state.products.values()].find((p: { seller_id: number }) => p.seller_id === 1001);
+		const answer = await change({ url: receiver.url, clientId: app().clientId, event: 'order.created', productId: product.product_id });
+		expect(answer.status).toBe(200);
+		const orders = sb.raw.state.ordersBySeller.get(1001);
+		expect(orders).toHaveLength(before + 1);
+		const created = orders.at(-1);
+		expect(created).toMatchObject({ product_id: product.product_id, status: 'accepted' });
+		expect(answer.json.data).toMatchObject({ statusCode: 200, event: 'order.created', payload: { order_item_id: created.order_item_id } });
+		const { event, body } = delivered();
+		expect(event).toBe('order.created');
+		expect(body).toMatchObject({ event: 'order.created', data: { order_item_id: created.order_item_id, product: { product_id: product.product_id } } });
+		expect(body.test).toBeFalsy();
+		expect(answer.json.data.choices.orders.find((o: { sellerId: number }) => o.sellerId === 1001).orderItemId).toBe(created.order_item_id);
+	});
+
+	test('a status change, a stock change and a return: each made in the store and sent as its event', async () => {
+		const order = sb.raw.state.ordersBySeller.get(1001).find((o: { status: string }) => o.status === 'accepted');
+		expect((await change({ url: receiver.url, clientId: app().clientId, event: 'order.updated', orderItemId: order.order_item_id, status: 'shipped' })).json.data.statusCode).toBe(200);
+		expect(sb.raw.state.orders.get(order.order_item_id).status).toBe('shipped');
+		expect(delivered(0)).toMatchObject({ event: 'order.updated', body: { data: { order_item_id: order.order_item_id, status: 'shipped', previous_status: 'accepted' } } });
+
+		const product = [...sb.raw.state.products.values()].find((p: { seller_id: number; variant_ids: number[] }) => p.seller_id === 1001 && !p.variant_ids.length);
+		const old = product.stock;
+		expect((await change({ url: receiver.url, clientId: app().clientId, event: 'stock.updated', productId: product.product_id, stock: old + 7 })).json.data.statusCode).toBe(200);
+		expect(sb.raw.state.products.get(product.product_id).stock).toBe(old + 7);
+		expect(delivered(1)).toMatchObject({ event: 'stock.updated', body: { data: { product_id: product.product_id, old_stock: old, new_stock: old + 7, variant_combination_id: null } } });
+
+		const withVariants = [...sb.raw.state.products.values()].find((p: { seller_id: number; variant_ids: number[] }) => p.seller_id === 1001 && p.variant_ids.length);
+		await change({ url: receiver.url, clientId: app().clientId, event: 'stock.updated', productId: withVariants.product_id, stock: 0 });
+		expect(sb.raw.state.variants.get(withVariants.variant_ids[0]).stock).toBe(0);
+		expect(delivered(2).body.data).toMatchObject({ variant_combination_id: withVariants.variant_ids[0], new_stock: 0 });
+
+		const returnsBefore = sb.raw.state.nextReturnId;
+		await change({ url: receiver.url, clientId: app().clientId, event: 'return.requested', orderItemId: order.order_item_id });
+		expect(sb.raw.state.nextReturnId).toBe(returnsBefore + 1);
+		expect(delivered(3)).toMatchObject({ event: 'return.requested', body: { data: { return_id: returnsBefore, order_item_id: order.order_item_id } } });
+		expect(receiver.received).toHaveLength(4);
+	});
+
+	test.each([
+		[{ event: 'order.updated', status: 'Shipped!' }, 400, 'status must be a lower-case word such as shipped.'],
+		[{ event: 'stock.updated', stock: -3 }, 400, 'stock must be a whole number from 0 to 1000000.'],
+		[{ event: 'stock.updated', stock: 2.5 }, 400, 'stock must be a whole number from 0 to 1000000.'],
+		[{ event: 'order.updated', status: 'shipped', foreign: true }, 400, /^Order item \d+ is not seller 1001's\.$/],
+		[{ event: 'order.created', url: 'http://192.0.2.10/hook' }, 403, /^This page sends only to this machine/],
+	])('a change the store cannot make (%j) is refused, and nothing changes or is sent', async (spec, status, message) => {
+		const { foreign, url, ...rest } = spec as Record<string, any>;
+		const orderItemId = sb.raw.state.ordersBySeller.get(foreign ? 1002 : 1001)[0].order_item_id;
+		const product = [...sb.raw.state.products.values()].find((p: { seller_id: number; variant_ids: number[] }) => p.seller_id === 1001 && !p.variant_ids.length);
+		const snapshot = JSON.stringify({ orders: sb.raw.state.ordersBySeller.get(1001).length, status: sb.raw.state.orders.get(orderItemId).status, stock: product.stock });
+		const answer = await change({ url: url ?? receiver.url, clientId: app().clientId, orderItemId, productId: product.product_id, ...rest });
+		expect(answer.status).toBe(status);
+		expect(answer.json.error.message).toMatch(message);
+		expect(JSON.stringify({ orders: sb.raw.state.ordersBySeller.get(1001).length, status: sb.raw.state.orders.get(orderItemId).status, stock: product.stock })).toBe(snapshot);
+		await sb.control('POST', '/deliveries/wait');
+		expect(receiver.received).toHaveLength(0);
+	});
+
+	test('a page of another origin cannot make a change', async () => {
+		const before = sb.raw.state.ordersBySeller.get(1001).length;
+		const answer = await change({ url: receiver.url, clientId: app().clientId, event: 'order.created' }, { origin: 'https://evil.example' });
+		expect(answer.status).toBe(403);
+		expect((await change({ url: receiver.url, clientId: app().clientId, event: 'order.created' }, { 'x-sandbox-page-token': 'x' })).status).toBe(401);
+		expect(sb.raw.state.ordersBySeller.get(1001)).toHaveLength(before);
+		expect(receiver.received).toHaveLength(0);
 	});
 
 	test('nothing listening at the URL is said in plain words', async () => {
@@ -237,17 +316,18 @@ describe('the test event page', () => {
 		expect(receiver.received).toHaveLength(0);
 	});
 
-	test("the page's token opens its send route only: /state, /reset and every other route answer 401", async () => {
+	test("the page's token opens its two routes only (send, change): /state, /reset, /orders and every other route answer 401", async () => {
 		const withPageToken = (method: string, path: string) =>
 			call(sb.origin, method, `/_sandbox${path}`, { 'content-type': 'application/json', authorization: `Bearer ${pageToken}`, 'x-sandbox-page-token': pageToken }, method === 'GET' ? undefined : '{}');
-		for (const [method, path] of [['GET', '/state'], ['POST', '/reset'], ['GET', '/deliveries'], ['POST', `/apps/${app().clientId}/test-event`]]) {
+		for (const [method, path] of [['GET', '/state'], ['POST', '/reset'], ['GET', '/deliveries'], ['POST', `/apps/${app().clientId}/test-event`], ['POST', '/orders']]) {
 			const answer = await withPageToken(method, path);
 			expect(answer.status).toBe(401);
 			expect(answer.text).not.toContain(app().webhookSecret);
 		}
-		// Only the send route takes it, in its own header.
+		// Only the page's routes take it, in its own header.
 		expect(sb.raw.controlRoutes.filter((r: { page: boolean }) => r.page).map((r: { method: string; pattern: RegExp }) => `${r.method} ${r.pattern}`)).toEqual([
 			'POST /^\\/test-event$/',
+			'POST /^\\/demo-change$/',
 		]);
 		expect((await send({ url: receiver.url, clientId: app().clientId })).json.data.statusCode).toBe(200);
 	});

@@ -93,7 +93,7 @@ describe('the editor in a real browser', () => {
 			if (opened) break;
 		}
 		const ndv = page.locator('[data-test-id="ndv"]');
-		await ndv.getByText('Webhook URLs').click();
+		await ndv.getByText('Webhook URLs', { exact: true }).click();
 		await ndv.locator('[data-test-id="radio-button-production"]').click();
 		const productionUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
 		expect(productionUrl).toBeDefined();
@@ -128,7 +128,7 @@ describe('the editor in a real browser', () => {
 		await expect(canvas.getByText('update: stock', { exact: true })).toBeVisibleSoon();
 		await shot('stock-workflow');
 
-		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Failure Report' }).dblclick();
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Failure Report"]').dblclick();
 		const ndv = page.locator('[data-test-id="ndv"]');
 		const output = ndv.locator('[data-test-id="output-panel"]');
 		await output.getByText('JSON', { exact: true }).click();
@@ -142,7 +142,7 @@ describe('the editor in a real browser', () => {
 		await expect(output.getByText('The product was not found').first()).toBeVisibleSoon();
 		await page.keyboard.press('Escape');
 
-		await page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Update Stock' }).dblclick();
+		await page.locator('[data-test-id="canvas-node"][data-node-name="Update Stock"]').dblclick();
 		await expect(ndv.getByText('old_stock').first()).toBeVisibleSoon();
 		// What the run met besides its items: the node's execution hint, over its output.
 		const hint = ndv.locator('[data-test-id="run-data-hints"]');

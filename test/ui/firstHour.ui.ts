@@ -97,7 +97,7 @@ describe('the first hour of a new user, in the editor', () => {
 		await ui.newWorkflow();
 		await ui.addFirstStep('Marketplace', 'Marketplace Partner', 'On order created');
 		await expect(ndv).toBeVisibleSoon();
-		await ndv.getByText('Webhook URLs').click();
+		await ndv.getByText('Webhook URLs', { exact: true }).click();
 		await ndv.getByTestId('radio-button-test').click();
 		const testUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
 		expect(testUrl).toBeDefined();

@@ -78,4 +78,47 @@ describe('the second hour of a team, in the editor', () => {
 		await expect(ndv.getByTestId('output-panel').getByText(/1 item/).first()).toBeVisibleSoon();
 		expect(ui.runs).toBe(1);
 	}, 240_000);
+
+	test("2. the demo in the browser: while the trigger listens, the sandbox's page makes a new order (no terminal); the trigger shows it, and the store has it", async () => {
+		const { ndv } = ui;
+		await ui.newWorkflow();
+		await ui.addFirstStep('Marketplace', 'Marketplace Partner', 'On order created');
+		await expect(ndv).toBeVisibleSoon();
+		// The order that works: the Test URL first, then listen.
+		await ndv.getByText('Webhook URLs', { exact: true }).click();
+		await ndv.getByTestId('radio-button-test').click();
+		const testUrl = /http:\/\/127\.0\.0\.1:\d+\/webhook-test\/[\w-]+\/webhook/.exec(await ndv.innerText())?.[0];
+		expect(testUrl).toBeDefined();
+
+		const storePage = await page.context().newPage();
+		await storePage.goto(new URL('/', sandbox.baseUrl).href);
+		await storePage.getByLabel(/Trigger URL/).fill(testUrl!);
+		await storePage.getByLabel('Event').selectOption('order.created');
+		const newestBefore = Number(await storePage.getByLabel(/Order item/).inputValue());
+		await storePage.getByLabel('What happens').selectOption('change');
+		await expect(storePage.getByLabel('Product')).toBeVisibleSoon();
+		const productId = Number(await storePage.getByLabel('Product').inputValue());
+
+		ui.runs++;
+		await ndv.getByTestId('node-execute-button').click();
+		await expect(ndv.getByText(/Listening for test event/i).first()).toBeVisibleSoon();
+		await storePage.getByRole('button', { name: 'Make the change and send its event' }).click();
+		await expect(storePage.getByText(/n8n answered HTTP 200/)).toBeVisibleSoon(30_000);
+		await screenshot(storePage, 'second-hour-store-change', storePage.locator('body'));
+		// The page's lists now start with the new order item.
+		await storePage.getByLabel('What happens').selectOption('test');
+		const created = Number(await storePage.getByLabel(/Order item/).inputValue());
+		expect(created).toBeGreaterThan(newestBefore);
+		await storePage.close();
+
+		const output = ndv.getByTestId('output-panel');
+		await expect(output.getByText('order_item_id').first()).toBeVisibleSoon(30_000);
+		await output.getByTestId('radio-button-json').click();
+		await expect(output.getByText(`"order_item_id": ${created}`).first()).toBeVisibleSoon();
+		await shot('store-change-in-trigger');
+		// In the store, as the API serves it: a later Get or Get Many finds it.
+		const detail = await control(sandbox, 'GET', `/orders/${created}`);
+		expect(detail.product.product_id).toBe(productId);
+		expect(ui.runs).toBe(1);
+	}, 240_000);
 });
