@@ -141,6 +141,67 @@ describe('the examples in real n8n', () => {
 		expect((await product(70004)).stock).toBe(untouched);
 	});
 
+	// As a spreadsheet reads a CSV file (RFC 4180): one optional byte order mark at the very start,
+	// quoted fields may hold commas, quotes and line breaks. Anything else (a second mark, a header
+	// glued to a row) shows up as a wrong header or a row of the wrong width.
+	function readSheet(text: string): { bomAtStart: boolean; header: string[]; rows: Array<Record<string, string>> } {
+		const bomAtStart = text.startsWith('\uFEFF');
+		const body = bomAtStart ? text.slice(1) : text;
+		const records: string[][] = [[]];
+		let field = '';
+		let quoted = false;
+		for (let i = 0; i < body.length; i++) {
+			const c = body[i];
+			if (quoted) {
+				if (c === '"' && body[i + 1] === '"') (field += '"'), i++;
+				else if (c === '"') quoted = false;
+				else field += c;
+			} else if (c === '"') quoted = true;
+			else if (c === ',') records.at(-1)!.push(field), (field = '');
+			else if (c === '\n' || c === '\r') {
+				if (c === '\r' && body[i + 1] === '\n') i++;
+				records.at(-1)!.push(field), (field = ''), records.push([]);
+			} else field += c;
+		}
+		records.at(-1)!.push(field);
+		const [header, ...rest] = records.filter((r) => !(r.length === 1 && r[0] === ''));
+		for (const r of rest) expect(r).toHaveLength(header.length);
+		return { bomAtStart, header, rows: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))) };
+	}
+
+	test('Daily sheet: two mornings add their order items to one CSV that a spreadsheet reads whole (one header, no mark or header mid-file), the first morning without a file', async () => {
+		const sheet = path.join(ROOT, 'examples/data/daily-orders.csv');
+		rmSync(sheet, { force: true });
+		try {
+			const made = async (count: number) => {
+				const ids: number[] = [];
+				for (let i = 0; i < count; i++) ids.push((await sb.control('POST', '/orders', { clientId: appClientId })).order.order_item_id);
+				return ids;
+			};
+			const first = await made(3);
+			const run1 = await execute(userFolder, 'mpExDailySheet');
+			expect(run1.data.resultData.error).toBeUndefined();
+			const day1 = readSheet(readFileSync(sheet, 'utf8'));
+			expect(day1.header.slice(0, 3)).toEqual(['order_item_id', 'order_no', 'status']);
+			expect(day1.rows.map((r) => Number(r.order_item_id))).toEqual(expect.arrayContaining(first));
+
+			const second = await made(2);
+			await execute(userFolder, 'mpExDailySheet');
+			const text = readFileSync(sheet, 'utf8');
+			const day2 = readSheet(text);
+			expect(text.indexOf('\uFEFF', 1)).toBe(-1);
+			expect(day2.header).toEqual(day1.header);
+			// Day one's rows unchanged and first, then the second morning's: every item of both.
+			expect(day2.rows.slice(0, day1.rows.length)).toEqual(day1.rows);
+			expect(day2.rows.map((r) => Number(r.order_item_id))).toEqual(expect.arrayContaining([...first, ...second]));
+			expect(day2.rows.filter((r) => r.order_item_id === 'order_item_id')).toEqual([]);
+			const detail = await sb.control('GET', `/orders/${second[1]}`);
+			expect(day2.rows.find((r) => Number(r.order_item_id) === second[1])).toMatchObject({ order_no: detail.order.order_no, title: detail.product.title });
+		} finally {
+			rmSync(sheet, { force: true });
+		}
+	}, 240_000);
+
 	test('Custom call: the HTTP Request node signs /ping.php with our credential', async () => {
 		await sb.control('POST', '/stats/reset');
 		const run = await execute(userFolder, 'mpExCustomCall');

@@ -96,8 +96,8 @@ describe('the second hour of a team, in the editor', () => {
 		await storePage.getByLabel('Event').selectOption('order.created');
 		const newestBefore = Number(await storePage.getByLabel(/Order item/).inputValue());
 		await storePage.getByLabel('What happens').selectOption('change');
-		await expect(storePage.getByLabel('Product')).toBeVisibleSoon();
-		const productId = Number(await storePage.getByLabel('Product').inputValue());
+		await expect(storePage.getByLabel('Product', { exact: true })).toBeVisibleSoon();
+		const productId = Number(await storePage.getByLabel('Product', { exact: true }).inputValue());
 
 		ui.runs++;
 		await ndv.getByTestId('node-execute-button').click();
