@@ -273,11 +273,19 @@ function createControl(ctx, hooks) {
     // The page's "make the change" button: the demo store changes (a new order, a status, a stock, a
     // return) and its event goes to the pasted URL, signed like every delivery and not marked a
     // test; one attempt, awaited, as for a test event. Also a route the page's own token opens.
+    // Without a URL, the event goes where the store's events go: the registered webhook URLs.
     ['POST', /^\/demo-change$/, async (m, body) => {
       const app = findApp(body.clientId);
-      const url = pageTarget(body.url);
+      const url = String(body.url ?? '').trim() === '' ? null : pageTarget(body.url);
       const event = eventOf(body);
       const payload = demoChange(app, event, body);
+      if (url === null) {
+        const deliveries = ctx.emit(app.sellerId, event, payload);
+        const meaning = deliveries.length
+          ? `The change is made; its event goes to the webhook URL registered for the seller's apps (${deliveries.length}).`
+          : 'The change is made. No webhook URL is registered for this seller, so no event was sent: paste a Trigger URL to send one.';
+        return { event, payload, deliveries, meaning, choices: choicesOf(ctx.state) };
+      }
       const { deliveryId, eventId, done } = ctx.webhooks.send(app, event, payload, { url, retried: false });
       const attempt = await done;
       if (!attempt) throw new ControlError(503, 'The sandbox is stopping: the change was made, its event not sent.');

@@ -106,15 +106,16 @@ function renderPage({ state, events, defaultClientId, allowRemote, pageToken }) 
 <p>On a real marketplace, the operator sends a test event to your trigger. Here the sandbox plays the
 operator: it sends one to the URL you paste, signed with the app's Webhook Secret like every delivery it sends.
 It also plays the shop: under <b>What happens</b>, pick a real change (a new order, a status, a stock, a
-return) and the demo store makes it, then sends its event, so later runs of your workflow find it too.</p>
+return) and the demo store makes it, then sends its event (to the Trigger URL; left empty, to the webhook
+URL registered for the app, if any), so later runs of your workflow find the change too.</p>
 <ol>
   <li>In n8n, open the Marketplace Partner Trigger, open <b>Webhook URLs</b> › <b>Test URL</b>, copy it and paste it below (do this first: while n8n listens, its overlay covers the URLs).</li>
   <li>In n8n, click <b>Execute step</b> (or <b>Test this trigger</b>): n8n shows “Listening for test event”.</li>
   <li>Press <b>Send test event</b> here within 2 minutes.</li>
 </ol>
 <form id="form">
-  <label for="url">Trigger URL <span class="help">(the Test URL, or the Production URL of a published workflow)</span></label>
-  <input id="url" type="url" required autocomplete="off" spellcheck="false" placeholder="http://127.0.0.1:5678/webhook-test/…/webhook">
+  <label for="url">Trigger URL <span class="help">(the Test URL, or the Production URL of a published workflow; may stay empty for a real change)</span></label>
+  <input id="url" type="url" autocomplete="off" spellcheck="false" placeholder="http://127.0.0.1:5678/webhook-test/…/webhook">
   <label for="app">App <span class="help">(the one whose Webhook Secret is in the n8n credential)</span></label>
   <select id="app">${appOptions}</select>
   <label for="event">Event</label>
@@ -184,6 +185,7 @@ $('form').addEventListener('submit', async (event) => {
       update();
     }
     if (!ok) show('fail', 'Not sent', [error.message]);
+    else if (data.statusCode === undefined) show('ok', 'Changed', [data.meaning]);
     else if (data.statusCode === null) show('fail', 'No answer (' + data.error + ')', [data.meaning]);
     else {
       const received = data.statusCode >= 200 && data.statusCode < 300;

@@ -231,6 +231,23 @@ describe('the test event page', () => {
 		expect(receiver.received).toHaveLength(0);
 	});
 
+	test('a change without a URL goes where the store\'s events go: the registered webhook URL, or nowhere (said so)', async () => {
+		const order = sb.raw.state.ordersBySeller.get(1001)[2];
+		const none = await change({ url: '', clientId: app().clientId, event: 'order.updated', orderItemId: order.order_item_id, status: 'delivered' });
+		expect(none.json.data).toMatchObject({ deliveries: [], meaning: 'The change is made. No webhook URL is registered for this seller, so no event was sent: paste a Trigger URL to send one.' });
+		expect(sb.raw.state.orders.get(order.order_item_id).status).toBe('delivered');
+		await sb.control('POST', `/apps/${app().clientId}/webhook`, { url: receiver.url });
+		try {
+			const sent = await change({ clientId: app().clientId, event: 'order.updated', orderItemId: order.order_item_id, status: 'shipped' });
+			expect(sent.json.data.deliveries).toEqual([expect.objectContaining({ clientId: app().clientId })]);
+			expect(sent.json.data.meaning).toBe("The change is made; its event goes to the webhook URL registered for the seller's apps (1).");
+			await sb.control('POST', '/deliveries/wait');
+			expect(delivered(0)).toMatchObject({ event: 'order.updated', body: { data: { order_item_id: order.order_item_id, status: 'shipped', previous_status: 'delivered' } } });
+		} finally {
+			await sb.control('POST', `/apps/${app().clientId}/webhook`, { url: null });
+		}
+	});
+
 	test('a page of another origin cannot make a change', async () => {
 		const before = sb.raw.state.ordersBySeller.get(1001).length;
 		const answer = await change({ url: receiver.url, clientId: app().clientId, event: 'order.created' }, { origin: 'https://evil.example' });

@@ -121,4 +121,39 @@ describe('the second hour of a team, in the editor', () => {
 		expect(detail.product.product_id).toBe(productId);
 		expect(ui.runs).toBe(1);
 	}, 240_000);
+
+	test("3. the Orders Trigger's Status picked from the list; a status changed on the sandbox's page is the test event Fetch Test Event gives, the most recent change", async () => {
+		const { ndv } = ui;
+		// On the sandbox's page, no URL: a shipped order item becomes accepted again (its event goes nowhere).
+		const storePage = await page.context().newPage();
+		await storePage.goto(new URL('/', sandbox.baseUrl).href);
+		await storePage.getByLabel('Event').selectOption('order.updated');
+		await storePage.getByLabel('What happens').selectOption('change');
+		const shipped = storePage.getByLabel(/Order item/).locator('option').filter({ hasText: ' · shipped · ' }).first();
+		const changed = Number(await shipped.getAttribute('value'));
+		await storePage.getByLabel(/Order item/).selectOption(String(changed));
+		await storePage.getByLabel('New status').selectOption('accepted');
+		await storePage.getByRole('button', { name: 'Make the change and send its event' }).click();
+		await expect(storePage.getByText(/The change is made/)).toBeVisibleSoon();
+		await storePage.close();
+		expect((await control(sandbox, 'GET', `/orders/${changed}`)).order.status).toBe('accepted');
+
+		await ui.newWorkflow();
+		await ui.addFirstStep('Marketplace Partner Orders', 'Marketplace Partner Orders', 'On updated order item');
+		await expect(ndv).toBeVisibleSoon();
+		await ui.addToCollection(ui.collectionParameter('Options'), 'Status Name or ID');
+		await ui.parameter('status').locator('input').click();
+		await expect(page.getByRole('option', { name: /^Accepted/ }).first()).toBeVisibleSoon(30_000);
+		await page.getByRole('option', { name: /^Accepted/ }).click();
+		ui.runs++;
+		await ndv.getByRole('button', { name: /fetch test event/i }).first().click();
+		const output = ndv.getByTestId('output-panel');
+		await output.getByTestId('radio-button-json').click();
+		await expect(output.getByText('"order_item_id"').first()).toBeVisibleSoon(30_000);
+		const sample = await output.innerText();
+		await shot('orders-trigger-status-test-event');
+		expect(Number(/"order_item_id":\s*(\d+)/.exec(sample)?.[1])).toBe(changed);
+		expect(sample).toMatch(/"status":\s*"accepted"/);
+		expect(ui.runs).toBe(1);
+	}, 240_000);
 });
