@@ -3,14 +3,17 @@
 // first workflow runs, done as a user does it (the node creator, the lists, typing), never through
 // n8n's REST API or the sandbox's control API, which the test reads only to assert what came of the
 // user's steps. Each task counts its runs ("Execute step", "Execute workflow").
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { EditorSession, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
+import { EditorSession, ROOT, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { control } = require('../../sandbox/client');
 
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
+/** The team's stock sheet, in the one folder the demo's file nodes may use (examples/). */
+const STOCK_SHEET = path.join(ROOT, 'examples', 'second-hour-stock.csv');
 
 describe('the second hour of a team, in the editor', () => {
 	let stack: EditorStack;
@@ -40,6 +43,7 @@ describe('the second hour of a team, in the editor', () => {
 
 	afterAll(async () => {
 		await stack?.stop();
+		rmSync(STOCK_SHEET, { force: true });
 	});
 
 	test("1. a custom call: the node's Custom API Call points to HTTP Request, whose Credential Type list has the credential; the call is signed and accepted, in one run", async () => {
@@ -66,7 +70,7 @@ describe('the second hour of a team, in the editor', () => {
 		await page.getByTestId('credential-select-option').filter({ hasText: 'Marketplace Partner API' }).click();
 		// The one credential of that type is picked for the user.
 		await expect(ndv.getByText('Marketplace Partner API', { exact: true }).first()).toBeVisibleSoon();
-		expect(await ndv.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toContain('Marketplace Partner (sandbox)');
+		expect(await ndv.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))).toContain('Marketplace Partner (sandbox)');
 		const url = `${sandbox.baseUrl}/ping.php`;
 		await parameter('url').locator('input, textarea').first().fill(url);
 		await ui.commit();
@@ -155,5 +159,50 @@ describe('the second hour of a team, in the editor', () => {
 		expect(Number(/"order_item_id":\s*(\d+)/.exec(sample)?.[1])).toBe(changed);
 		expect(sample).toMatch(/"status":\s*"accepted"/);
 		expect(ui.runs).toBe(1);
+	}, 240_000);
+
+	test('4. a `sku,stock` sheet with -3, abc and a blank cell: one error names the three rows as the sheet numbers them, nothing is sent; fixed, the second run applies every row', async () => {
+		const { ndv } = ui;
+		const products = (await control(sandbox, 'GET', '/products?sellerId=1001')).filter((p: any) => !p.variant_combination_ids.length).slice(0, 6);
+		const good = (i: number) => ((products[i].stock ?? 0) + 13 + i) % 500;
+		const cells = products.map((p: any, i: number) => [p.sku, [1, 2, 3].includes(i) ? ['-3', 'abc', ''][i - 1] : String(good(i))]);
+		writeFileSync(STOCK_SHEET, `sku,stock\n${cells.map((c: string[]) => c.join(',')).join('\n')}\n`);
+		const writes = async () => (await stats()).byEndpoint['POST /stock_update.php 200'] ?? 0;
+		const before = await writes();
+
+		await ui.newWorkflow();
+		await ui.addFirstStep('manual', 'Manual Trigger');
+		await ui.addAfter(MANUAL_TRIGGER, 'Read/Write Files', 'Read/Write Files from Disk', 'Read File(s) From Disk');
+		await ui.parameter('fileSelector').locator('input').fill(STOCK_SHEET);
+		await ui.commit();
+		await ui.closeNdv();
+		await ui.addAfter('Read/Write Files from Disk', 'Extract from File', 'Extract from File', 'Extract from CSV');
+		await ui.closeNdv();
+		await ui.addAfter('Extract from File', 'Marketplace', 'Marketplace Partner', 'Update stock');
+		await ui.choose('identifyBy', 'SKU');
+		await ui.closeNdv();
+
+		// Run 1: every bad row at once, in the sheet's row numbers; nothing sent.
+		expect(await ui.executeWorkflow()).toMatch(/Problem in node .Update stock./);
+		await ui.openNode('Update stock');
+		const error = ndv.getByTestId('output-panel');
+		await expect(error.getByText(/rows have values that cannot be sent/).first()).toBeVisibleSoon();
+		const message = await error.innerText();
+		await shot('sheet-errors');
+		expect(message).toContain('3 rows have values that cannot be sent (rows 3, 4, 5)');
+		expect(message).toContain('Row 3 (item 1): Stock (column "stock") must be 0 or more, but got -3');
+		expect(message).toContain('Row 4 (item 2): Stock (column "stock") must be a whole number, but got "abc"');
+		expect(message).toContain('Row 5 (item 3): Stock (column "stock") is blank; it needs a whole number.');
+		expect(message).toContain('Nothing was sent, not even the 3 good rows');
+		expect(await writes()).toBe(before);
+		await ui.closeNdv();
+
+		// The team fixes the three cells in its sheet; run 2 applies every row.
+		const fixed = products.map((p: any, i: number) => [p.sku, String(good(i))]);
+		writeFileSync(STOCK_SHEET, `sku,stock\n${fixed.map((c: string[]) => c.join(',')).join('\n')}\n`);
+		expect(await ui.executeWorkflow()).toMatch(/Workflow executed successfully/);
+		for (const [i, p] of products.entries()) expect((await control(sandbox, 'GET', `/products/${p.product_id}`)).stock).toBe(good(i));
+		expect(await writes()).toBe(before + products.length);
+		expect(ui.runs).toBe(2);
 	}, 240_000);
 });
