@@ -95,14 +95,17 @@ function demoBanner({ editorUrl, ownerEmail, ownerCreated, secretsFile, sandbox,
   Four things to try:
   1. Open "Marketplace: spreadsheet to stock" and click "Execute workflow": every row of
      examples/data/stock.csv is pushed; the rows that fail come out of the error branch with a reason.
-  2. Create an order and watch "Marketplace: new order to warehouse" run (Executions tab):
-       curl -X POST ${control}/orders -H "$AUTH" -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
-     Or send its trigger a test event from your browser: open the trigger, click "Execute step" (n8n
-     listens for a test event), copy the Test URL and paste it into the sandbox's test event page:
+  2. Create an order from your browser and watch "Marketplace: new order to warehouse" run
+     (Executions tab): on the sandbox's page, Event "Order created", What happens "A real change in
+     the demo store", Trigger URL left empty (the event goes to the published workflow):
        ${testEventPage}
+     Or with curl:
+       curl -X POST ${control}/orders -H "$AUTH" -H 'content-type: application/json' -d '{"clientId":"${app.clientId}"}'
+     To see a test event in the editor instead: open the trigger, copy its Test URL (Webhook URLs ›
+     Test URL), then click "Execute step" and paste the URL into that page within 2 minutes.
   3. "Marketplace: incremental order sync" is published: its Orders Trigger polls the sandbox every
-     minute and runs once per change (no webhook needed). Change an order and look at its
-     executions within a minute:
+     minute and runs once per change (no webhook needed). Change an order's status on the same page
+     (Event "Order updated", a real change) and look at its executions within a minute; or:
        curl -X POST ${control}/orders/500001/status -H "$AUTH" -H 'content-type: application/json' -d '{"status":"shipped"}'
 
   4. Connect an MCP client (Claude Desktop, MCP Inspector...) to the MCP URL above with its bearer

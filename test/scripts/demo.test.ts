@@ -128,7 +128,7 @@ describe("npm start's banner", () => {
 		expect(banner).toContain('Authorization: Bearer <"mcpToken" in .state/demo/secrets.json>');
 		expect(banner).toContain('cli_a_0123');
 		// The sandbox's test event page, at the address a person types.
-		expect(banner).toContain("paste it into the sandbox's test event page:\n       http://127.0.0.1:8791/\n");
+		expect(banner).toContain('Trigger URL left empty (the event goes to the published workflow):\n       http://127.0.0.1:8791/\n');
 		// The control API's curl lines read the token from the file.
 		expect(banner).toContain(`AUTH="Authorization: Bearer $(node -p 'require("./.state/demo/secrets.json").controlToken')"`);
 		expect(banner).toContain('curl -H "$AUTH" http://127.0.0.1:8791/_sandbox/state');
