@@ -153,14 +153,20 @@ describe('the examples in real n8n', () => {
 		for (let i = 0; i < body.length; i++) {
 			const c = body[i];
 			if (quoted) {
-				if (c === '"' && body[i + 1] === '"') (field += '"'), i++;
-				else if (c === '"') quoted = false;
+				if (c === '"' && body[i + 1] === '"') {
+					field += '"';
+					i++;
+				} else if (c === '"') quoted = false;
 				else field += c;
 			} else if (c === '"') quoted = true;
-			else if (c === ',') records.at(-1)!.push(field), (field = '');
-			else if (c === '\n' || c === '\r') {
+			else if (c === ',') {
+				records.at(-1)!.push(field);
+				field = '';
+			} else if (c === '\n' || c === '\r') {
 				if (c === '\r' && body[i + 1] === '\n') i++;
-				records.at(-1)!.push(field), (field = ''), records.push([]);
+				records.at(-1)!.push(field);
+				field = '';
+				records.push([]);
 			} else field += c;
 		}
 		records.at(-1)!.push(field);

@@ -219,7 +219,7 @@ describe('the test event page', () => {
 		[{ event: 'order.updated', status: 'shipped', foreign: true }, 400, /^Order item \d+ is not seller 1001's\.$/],
 		[{ event: 'order.created', url: 'http://192.0.2.10/hook' }, 403, /^This page sends only to this machine/],
 	])('a change the store cannot make (%j) is refused, and nothing changes or is sent', async (spec, status, message) => {
-		const { foreign, url, ...rest } = spec as Record<string, any>;
+		const { foreign, url, ...rest } = spec as { foreign?: boolean; url?: string; event: string };
 		const orderItemId = sb.raw.state.ordersBySeller.get(foreign ? 1002 : 1001)[0].order_item_id;
 		const product = [...sb.raw.state.products.values()].find((p: { seller_id: number; variant_ids: number[] }) => p.seller_id === 1001 && !p.variant_ids.length);
 		const snapshot = JSON.stringify({ orders: sb.raw.state.ordersBySeller.get(1001).length, status: sb.raw.state.orders.get(orderItemId).status, stock: product.stock });
