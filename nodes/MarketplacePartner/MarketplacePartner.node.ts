@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType,
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as connection from './actions/connection/Connection.resource';
 import * as order from './actions/order/Order.resource';
+import * as otherEndpoint from './actions/otherEndpoint/OtherEndpoint.resource';
 import { CUSTOM_API_CALL, router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
 import { withToolVariants } from './actions/tool';
@@ -18,6 +19,7 @@ const nodeProperties: INodeProperties[] = [
 		options: [
 			{ name: 'Connection', value: 'connection' },
 			{ name: 'Order', value: 'order' },
+			{ name: 'Other Endpoint', value: 'otherEndpoint' },
 			{ name: 'Stock', value: 'stock' },
 			// n8n's own entry, by its name and value: the editor then says to use the HTTP Request node
 			// with this credential and hides the other parameters. n8n's loader adds it only to a node
@@ -29,6 +31,7 @@ const nodeProperties: INodeProperties[] = [
 	...order.description,
 	...stock.description,
 	...connection.description,
+	...otherEndpoint.description,
 ];
 
 /** What a model reads about each operation, when the node is an AI Agent's or an MCP server's tool. */
@@ -36,6 +39,7 @@ const toolDescriptions = {
 	order: { get: order.get.toolDescription, getMany: order.getMany.toolDescription },
 	stock: { update: stock.update.toolDescription },
 	connection: { checkSetup: connection.checkSetup.toolDescription, ping: connection.ping.toolDescription },
+	otherEndpoint: { send: otherEndpoint.send.toolDescription },
 };
 
 const properties = withToolVariants(nodeProperties, toolDescriptions);

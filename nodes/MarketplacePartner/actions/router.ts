@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import * as connection from './connection/Connection.resource';
 import * as order from './order/Order.resource';
+import * as otherEndpoint from './otherEndpoint/OtherEndpoint.resource';
 import * as stock from './stock/Stock.resource';
 import { readRunOptions } from './runOptions';
 import { startRun } from '../transport/runPolicy';
@@ -16,6 +17,7 @@ const operations: Record<string, Record<string, { execute: Operation }>> = {
 	order: { get: order.get, getMany: order.getMany },
 	stock: { update: stock.update },
 	connection: { checkSetup: connection.checkSetup, ping: connection.ping },
+	otherEndpoint: { send: otherEndpoint.send },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

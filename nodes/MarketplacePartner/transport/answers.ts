@@ -25,10 +25,16 @@ export function readFlag(value: unknown): boolean | undefined {
 	return undefined;
 }
 
-/** The `data` of a success envelope (`ok` as true, 1, "1" or "true"), or undefined. */
-export function successData(envelope: unknown): IDataObject | undefined {
+/**
+ * The `data` of a success envelope (`ok` as true, 1, "1" or "true"), or undefined. With `anyData`
+ * (an endpoint whose shape is not known) a `data` that is not an object comes under `data`, and none as {}.
+ */
+export function successData(envelope: unknown, anyData = false): IDataObject | undefined {
 	const { ok, data } = (envelope ?? {}) as { ok?: unknown; data?: unknown };
-	return readFlag(ok) === true && data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as IDataObject) : undefined;
+	if (readFlag(ok) !== true) return undefined;
+	if (data !== null && typeof data === 'object' && !Array.isArray(data)) return data as IDataObject;
+	if (!anyData) return undefined;
+	return data === undefined ? {} : ({ data } as IDataObject);
 }
 
 /**

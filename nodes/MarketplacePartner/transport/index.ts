@@ -18,6 +18,8 @@ import { retryWaitMs, runPolicyOf, type ApiContext, type RunPolicy, type StopRea
 import { buildQueryString, type QueryValue } from './signing';
 
 export type Endpoint = '/orders.php' | '/order_detail.php' | '/stock_update.php' | '/ping.php';
+/** A known endpoint, or one a custom API call names (under the Base URL, checked by customPath). */
+export type Path = Endpoint | `/${string}`;
 
 /**
  * Every endpoint is safe to retry: GETs read, and a stock update sets an absolute value, so
@@ -36,6 +38,8 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
  * run neither pauses nor slows down for it.
  */
 const SERVER_ERROR_RETRIES = 3;
+/** Network failures of a connection that never reached the API: a request that is not idempotent may be sent again after them. */
+const NEVER_ARRIVED = /^(ECONNREFUSED|EAI_AGAIN)$/;
 const REQUEST_TIMEOUT_MS = 30_000;
 /**
  * The most of one answer the node reads: a page of 100 order items, the largest answer, is some
@@ -88,6 +92,14 @@ export interface RequestOptions {
 	qs?: Record<string, QueryValue>;
 	body?: IDataObject;
 	itemIndex?: number;
+	/**
+	 * Whether sending the request twice does no harm (default: true, as for every known endpoint).
+	 * A custom call's POST is not known to be: it is sent again only after an answer that says it
+	 * was not taken (429, 503) or a connection that never reached the API.
+	 */
+	idempotent?: boolean;
+	/** An endpoint whose answer's shape is not known: any `data` of a success is taken (see successData). */
+	anyData?: boolean;
 }
 
 interface LoadedCredentials {
@@ -132,7 +144,7 @@ export async function apiCredentials(this: ApiContext, itemIndex?: number): Prom
 }
 
 /** The `data` of the API's success answer; any other answer is thrown as an error that explains it. */
-export async function apiRequest(this: ApiContext, method: IHttpRequestMethods, endpoint: Endpoint, options: RequestOptions = {}): Promise<IDataObject> {
+export async function apiRequest(this: ApiContext, method: IHttpRequestMethods, endpoint: Path, options: RequestOptions = {}): Promise<IDataObject> {
 	return (await send.call(this, method, endpoint, options, false)) as IDataObject;
 }
 
@@ -154,8 +166,8 @@ export async function apiAnswer(this: ApiContext, method: IHttpRequestMethods, e
 async function send(
 	this: ApiContext,
 	method: IHttpRequestMethods,
-	endpoint: Endpoint,
-	{ qs, body, itemIndex }: RequestOptions,
+	endpoint: Path,
+	{ qs, body, itemIndex, idempotent = true, anyData = false }: RequestOptions,
 	raw: boolean,
 ): Promise<IDataObject | ApiAnswer> {
 	const policy = runPolicyOf(this);
@@ -227,6 +239,13 @@ async function send(
 					toNodeError.call(this, failure, itemIndex)
 				);
 			}
+			if (!idempotent && !NEVER_ARRIVED.test(code)) {
+				throw new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
+					message: `No answer from the Partner API (${describeNetworkError(code)}), and the request was not sent again`,
+					description: `The request may have reached the API before the connection failed (${code}), and a ${method} to an endpoint this node does not know may not be safe to apply twice. Check in the marketplace whether it was applied before you run it again.`,
+					itemIndex,
+				});
+			}
 			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
 			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
 				message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
@@ -252,7 +271,7 @@ async function send(
 		let statusCode = httpStatus;
 		// 2xx: a 1xx is never an answer of its own, and a 3xx was handled above.
 		if (httpStatus < 300) {
-			const data = successData(parsedBody);
+			const data = successData(parsedBody, anyData);
 			if (data) {
 				policy.answered();
 				policy.release();
@@ -261,7 +280,9 @@ async function send(
 			statusCode = STATUS_OF_CODE.get(said.code) ?? httpStatus;
 		}
 
-		if (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES)) {
+		// Not taken (429, 503): safe to send again whatever the request; 500/502/504 only when idempotent.
+		const retryable = idempotent || statusCode === 429 || statusCode === 503;
+		if (retryable && (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES))) {
 			policy.failed();
 			policy.release();
 			lastError = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
@@ -307,7 +328,8 @@ async function send(
 		if (answer) return answer;
 		const error = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
 		if (lastError) policy.report.failedAfterRetries();
-		if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
+		if (!retryable && statusCode >= 500) error.description = `Not sent again: a ${method} to an endpoint this node does not know may not be safe to apply twice; check in the marketplace whether it was applied. ${error.description}`;
+		else if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
 		throw error;
 	}
 }
