@@ -12,7 +12,7 @@ import { statusParameter } from '../MarketplacePartner/helpers/statusParameter';
 import { optionsCollection } from '../MarketplacePartner/actions/runOptions';
 import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
 import { PageCheck, statusMatches } from '../MarketplacePartner/transport/answers';
-import { explainEmptyList, listRequestOf, reportPage, walkOrders } from '../MarketplacePartner/transport/orderPages';
+import { explainEmptyList, listRequestOf, reportPage, STATUS_PAGES, walkOrders } from '../MarketplacePartner/transport/orderPages';
 import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
 import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
@@ -34,6 +34,8 @@ const running = new Set<string>();
 // Activations that have polled: n8n makes one poll context per activation (on start, activation or
 // update), so a first poll through a context that finds saved state resumes where the last one stopped.
 const polledActivations = new WeakSet<IPollFunctions>();
+/** Activations told that their Status matches none of the API's statuses: said once each, as an error execution. */
+const statusExplained = new WeakSet<IPollFunctions>();
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 /** Version 1: the status typed as text. */
@@ -225,6 +227,8 @@ async function pollChanges(
 	const added: Array<[string, string]> = [];
 	const emitted: INodeExecutionData[] = [];
 	let repeats = 0;
+	/** New changes of a selected event left out only for their status. */
+	let otherStatus = 0;
 	/** New states whose updated_at cannot be read: how many, and the first one's, to quote. */
 	const unreadable: { count: number; sample?: unknown } = { count: 0 };
 	let newest: number | undefined;
@@ -243,7 +247,11 @@ async function pollChanges(
 		const created = !orderItemIds.has(id) && (parseApiDate(entry.created_at) ?? -Infinity) > windowStartMs;
 		orderItemIds.add(id);
 		const event: OrderEvent = created ? 'order.created' : 'order.updated';
-		if (baseline || !events.includes(event) || (status !== undefined && !statusMatches(entry.status, status))) continue;
+		if (baseline || !events.includes(event)) continue;
+		if (status !== undefined && !statusMatches(entry.status, status)) {
+			otherStatus++;
+			continue;
+		}
 		emitted.push({ json: { event, ...withIsoDates(entry, timeZone) } });
 	}
 
@@ -271,8 +279,26 @@ async function pollChanges(
 		report.windowReread(windowStart, Math.round((wallClockMs(startedMs, timeZone) - windowStartMs) / 1000), repeats);
 	}
 	if (!settled) report.windowUnsettled(windowStart);
+	const laterPoll = polledActivations.has(this);
 	polledActivations.add(this);
+	// Not on the poll that activates the workflow: an error there would fail the activation.
+	if (output.length === 0 && otherStatus > 0 && laterPoll && status !== undefined) await explainStatus.call(this, status, otherStatus);
 	return output.length ? [output] : null;
+}
+
+/**
+ * A published trigger whose Status is none the API writes emits nothing, forever, and n8n shows no
+ * execution for a poll without items: once per activation, the poll's error execution says why.
+ * The state is already moved, so the next poll goes on from here.
+ */
+async function explainStatus(this: IPollFunctions, status: string, otherStatus: number): Promise<void> {
+	if (statusExplained.has(this)) return;
+	statusExplained.add(this);
+	const { type, message } = await explainEmptyList.call(this, { status, window: 'changed since the last poll', otherwise: '' }, { respell: true, pages: STATUS_PAGES });
+	if (type !== 'warning') return;
+	throw new NodeOperationError(this.getNode(), message, {
+		description: `${otherStatus} order items changed since the last poll with other statuses, so no execution started for them. The trigger keeps polling; this is said once until the workflow is published again. Change Status under Options to one the API writes.`,
+	});
 }
 
 /**

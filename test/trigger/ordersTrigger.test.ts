@@ -252,6 +252,50 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(other).not.toBe(shipped);
 	});
 
+	test('a Status none of the API writes: published, the first poll that leaves changes out for it is an error execution naming the statuses, once; the window moves on', async () => {
+		const h = harness({}, { status: 'Refunded' });
+		await h.activate();
+		await change({ newOrders: 2 });
+		const first = await h.poll();
+		expect(first.items).toBeNull();
+		expect(first.error?.message).toMatch(/^No order items have status "Refunded" and changed since the last poll\. The order items in the list have the statuses "accepted", .*\. Pick one of those from the Status list\.$/);
+		expect((first.error as { description?: string }).description).toBe(
+			'2 order items changed since the last poll with other statuses, so no execution started for them. The trigger keeps polling; this is said once until the workflow is published again. Change Status under Options to one the API writes.',
+		);
+		// The changes it left out are remembered as seen, as for any poll.
+		const seen = () => Object.values(h.state.seen as Record<string, string[]>).flat().length;
+		const afterError = seen();
+		expect(afterError).toBeGreaterThanOrEqual(2);
+		await change({ newOrders: 1 });
+		expect(await h.poll()).toEqual({ items: null, error: undefined });
+		expect(seen()).toBe(afterError + 1);
+		// Published again: said again.
+		await h.restart();
+		await change({ newOrders: 1 });
+		expect((await h.poll()).error?.message).toMatch(/^No order items have status "Refunded"/);
+	});
+
+	test.each([
+		['a status the API writes, in another case', 'SHIPPED'],
+		['a status the API writes', 'delivered'],
+	])('%s that no change had: no error, nothing emitted', async (_, status) => {
+		const h = harness({}, { status });
+		await h.activate();
+		await change({ newOrders: 2 });
+		expect(await h.poll()).toEqual({ items: null, error: undefined });
+	});
+
+	test('the poll that activates the workflow never fails for the Status: n8n would not publish it', async () => {
+		const h = harness({}, { status: 'Refunded' });
+		await h.activate();
+		await change({ newOrders: 1 });
+		await h.poll(); // said, once
+		await change({ newOrders: 1 });
+		// n8n restarts with state saved: its activation poll leaves the change out without an error.
+		h.saved = JSON.parse(JSON.stringify(h.workflow.staticData));
+		expect((await h.restart()).error).toBeUndefined();
+	});
+
 	test('a Status of only spaces filters nothing', async () => {
 		const h = harness({}, { status: '   ' });
 		await h.activate();

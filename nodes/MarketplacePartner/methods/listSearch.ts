@@ -1,7 +1,7 @@
 // The editor's lists: the order items to pick from (Order › Get), searchable by order number and
 // product, and the order statuses the API writes (Order › Get Many's Status filter).
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
-import { knownStatuses, walkOrders } from '../transport/orderPages';
+import { knownStatuses, STATUS_PAGES, walkOrders } from '../transport/orderPages';
 import { startRun } from '../transport/runPolicy';
 import { oneLine, textOf } from '../helpers/untrusted';
 
@@ -13,8 +13,6 @@ const RESULTS = 50;
  * next page goes on from where this one stopped.
  */
 const SEARCH_PAGES = 50;
-/** Pages read for the statuses: what the first order items show. */
-const STATUS_PAGES = 3;
 /** How much of each untrusted field a list entry shows. */
 const LABEL_CHARS = 80;
 

@@ -65,6 +65,9 @@ export function reportPage(report: RunReport, offset: number, limit: number, dat
 	for (const [filter, count] of Object.entries(page.outside) as Array<[ListFilter, number]>) report.outside(filter, request[filter] as string, count);
 }
 
+/** How many pages of order items tell the statuses the API writes (the editor's Status list, the trigger's check). */
+export const STATUS_PAGES = 3;
+
 /** The one order status the API documents; a list that shows none still offers it. */
 const DOCUMENTED_STATUSES = ['accepted'];
 
@@ -100,9 +103,9 @@ export interface EmptyList {
 export async function explainEmptyList(
 	this: ApiContext,
 	{ status, window, otherwise }: EmptyList,
-	{ respell, itemIndex }: { respell: boolean; itemIndex?: number },
+	{ respell, itemIndex, pages = 1 }: { respell: boolean; itemIndex?: number; pages?: number },
 ): Promise<{ respelled?: string; type: 'info' | 'warning'; message: string }> {
-	const statuses = status === undefined ? [] : await knownStatuses.call(this, 1, itemIndex);
+	const statuses = status === undefined ? [] : await knownStatuses.call(this, pages, itemIndex);
 	const filters = [status === undefined ? undefined : `have status "${cut(status, 50)}"`, window].filter(Boolean);
 	const none = `No order items ${filters.join(' and ')}.`;
 	if (status === undefined || statuses.includes(status)) return { type: 'info', message: `${none} ${otherwise}` };
