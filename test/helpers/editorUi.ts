@@ -214,6 +214,20 @@ export class EditorSession {
 		await this.ndv.getByTestId('parameter-expression-preview-value').filter({ hasText: expression }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
 	};
 
+	/**
+	 * Types `value` into a field and leaves it, until the field holds it: n8n clears a resource
+	 * locator's field a moment after its mode changes, which can swallow what was typed just before.
+	 */
+	fillField = async (field: Locator, value: string) => {
+		for (let attempt = 0; attempt < 5; attempt++) {
+			await field.fill(value);
+			await this.commit();
+			if ((await field.inputValue()) === value) return;
+			await this.page.waitForTimeout(300);
+		}
+		throw new Error(`The field did not keep "${value}" after five tries`);
+	};
+
 	/** Leaves the field, as a user clicking elsewhere does: n8n takes a typed value when its field loses focus. */
 	commit = async () => {
 		await this.ndv.getByTestId('node-parameters').click({ position: { x: 4, y: 4 } });
@@ -235,7 +249,13 @@ export class EditorSession {
 	executeStep = async (output = this.ndv.getByTestId('output-panel').getByText(/\d+ items?|Error/).first()) => {
 		this.runs++;
 		await this.ndv.getByTestId('node-execute-button').click();
-		await expect(output).toBeVisibleSoon(60_000);
+		try {
+			await expect(output).toBeVisibleSoon(60_000);
+		} catch (error) {
+			// What the panel showed instead (an error, another output): the failure says it.
+			const shown = await this.ndv.getByTestId('output-panel').innerText().catch(() => '(no output panel)');
+			throw new Error(`${(error as Error).message}\nThe output panel showed: ${shown.slice(0, 600)}`);
+		}
 	};
 
 	/** The texts of the open panel's parameters (tooltips' content: the node types, which give it); the user's own credential's name aside. */

@@ -64,8 +64,11 @@ describe('the editor in a real browser', () => {
 		for (const event of ['On all events', 'On order created', 'On order updated', 'On return requested', 'On stock updated']) {
 			await expect(creator.getByText(event, { exact: true })).toBeVisibleSoon();
 		}
-		// Get Many, Get, Update stock, Ping and Check Setup.
-		await expect(creator.getByText('Actions (5)')).toBeVisibleSoon();
+		// Get Many, Get, Update stock, Ping, Check Setup and Send a request to an endpoint.
+		await expect(creator.getByText('Actions (6)')).toBeVisibleSoon();
+		// With no trigger on the canvas yet, n8n shows the actions collapsed: a click opens them.
+		await creator.getByText('Actions (6)').click();
+		await expect(creator.getByText('Send a request to an endpoint', { exact: true })).toBeVisibleSoon();
 		// The icon is the package's own, served by n8n from the installed package.
 		const icon = creator.locator('img[src*="marketplacePartner"]').first();
 		await expect(icon).toBeVisibleSoon();

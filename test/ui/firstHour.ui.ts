@@ -330,8 +330,9 @@ describe('the first hour of a new user, in the editor', () => {
 
 		await orderItem.getByTestId('rlc-mode-selector').click();
 		await page.getByRole('option', { name: 'By Order Number', exact: true }).click();
-		await orderItem.getByTestId('rlc-input').fill(ORDER_NO);
-		await ui.commit();
+		// n8n clears the field when the mode changes: type only once the new mode's field shows.
+		await expect(orderItem.getByPlaceholder('e.g. ORD-A-0000106')).toBeVisibleSoon();
+		await ui.fillField(orderItem.getByTestId('rlc-input'), ORDER_NO);
 		await ui.executeStep(output.getByText(ORDER_NO).first());
 		expect(await output.innerText()).toContain(String(ORDER_NO_ITEM));
 		await shot('order-by-number', ndv);
@@ -339,6 +340,7 @@ describe('the first hour of a new user, in the editor', () => {
 		// By ID with the order number: the editor's validation says where it goes, before any run.
 		await orderItem.getByTestId('rlc-mode-selector').click();
 		await page.getByRole('option', { name: 'By ID', exact: true }).click();
+		await expect(orderItem.getByPlaceholder('e.g. 500001')).toBeVisibleSoon();
 		await orderItem.getByTestId('rlc-input').fill(ORDER_NO);
 		await orderItem.getByTestId('rlc-input').blur();
 		const issues = ndv.getByTestId('parameter-item').filter({ hasText: 'Order Item' }).getByTestId('parameter-issues');

@@ -46,12 +46,32 @@ describe('the second hour of a team, in the editor', () => {
 		rmSync(STOCK_SHEET, { force: true });
 	});
 
-	test("1. a custom call: the node's Custom API Call points to HTTP Request, whose Credential Type list has the credential; the call is signed and accepted, in one run", async () => {
+	test("1. a custom call: Other Endpoint › Send Request sends it with this node's handling, and n8n's Custom API Call points to HTTP Request, whose Credential Type list has the credential; each signed and accepted in one run", async () => {
 		const { ndv, parameter } = ui;
 		await ui.newWorkflow();
 		await ui.addFirstStep('manual', 'Manual Trigger');
 		await ui.addAfter(MANUAL_TRIGGER, 'Marketplace', 'Marketplace Partner', 'Ping the API');
-		// The Resource list ends with n8n's own Custom API Call, which says what to do.
+		// This node's own way: any path under the Base URL, its query picked in the panel.
+		await ui.choose('resource', 'Other Endpoint');
+		await ui.choose('endpoint', 'Another Path');
+		await parameter('path').locator('input, textarea').first().fill('/orders.php');
+		await ui.commit();
+		await ndv.getByTestId('fixed-collection-add').first().click();
+		await parameter('name').locator('input, textarea').first().fill('limit');
+		await parameter('value').locator('input, textarea').first().fill('2');
+		await ui.commit();
+		const listed = (await stats()).byEndpoint['GET /orders.php 200'] ?? 0;
+		await ui.executeStep();
+		await shot('other-endpoint-sent');
+		expect((await stats()).byEndpoint['GET /orders.php 200'] ?? 0).toBe(listed + 1);
+		const output = ndv.getByTestId('output-panel');
+		await expect(output.getByText(/1 item/).first()).toBeVisibleSoon();
+		await output.getByTestId('radio-button-json').click();
+		await expect(output.getByText('"order_item_id"').first()).toBeVisibleSoon();
+		// limit=2 reached the API: two order items in the answer.
+		expect([...(await output.innerText()).matchAll(/"order_item_id"/g)]).toHaveLength(2);
+
+		// n8n's way: the Resource list ends with n8n's own Custom API Call, which says what to do.
 		await ui.choose('resource', 'Custom API Call');
 		const notice = ndv.getByText(/Use the HTTP Request node to make a custom API call/);
 		await expect(notice).toBeVisibleSoon();
@@ -80,7 +100,7 @@ describe('the second hour of a team, in the editor', () => {
 		// The sandbox accepted it: a signed ping, answered 200 (an unsigned one is answered 401).
 		expect((await stats()).byEndpoint['GET /ping.php 200'] ?? 0).toBe(before + 1);
 		await expect(ndv.getByTestId('output-panel').getByText(/1 item/).first()).toBeVisibleSoon();
-		expect(ui.runs).toBe(1);
+		expect(ui.runs).toBe(2);
 	}, 240_000);
 
 	test("2. the demo in the browser: while the trigger listens, the sandbox's page makes a new order (no terminal); the trigger shows it, and the store has it", async () => {
