@@ -225,4 +225,37 @@ describe('the second hour of a team, in the editor', () => {
 		expect(await writes()).toBe(before + products.length);
 		expect(ui.runs).toBe(2);
 	}, 240_000);
+	test('5. an example imported with Import › From file: the sheet it reads is not there yet, and the error names it; with the path set to the sheet, the second run updates 5 rows and reports 3', async () => {
+		const writes = async () => (await stats()).byEndpoint['POST /stock_update.php 200'] ?? 0;
+		const before = await writes();
+		await ui.newWorkflow();
+		// As a user does it: the workflow's … menu › Import › From file, the file picked in the browser's dialog.
+		await page.getByTestId('workflow-menu').click();
+		await page.getByText('Import', { exact: true }).hover();
+		const chooser = page.waitForEvent('filechooser');
+		await page.getByText(/^From file/i).click();
+		await (await chooser).setFiles(path.join(ROOT, 'examples', 'spreadsheet-to-stock.json'));
+		await expect(ui.canvasNode('Read Stock Sheet')).toBeVisibleSoon();
+		await expect(ui.canvasNode('Update Stock')).toBeVisibleSoon();
+
+		// Run 1: the example reads n8n's files folder, where this team has put no sheet yet.
+		expect(await ui.executeWorkflow()).toMatch(/Problem in node .Read Stock Sheet./);
+		await ui.openNode('Read Stock Sheet');
+		const error = ui.ndv.getByTestId('output-panel');
+		await expect(error.getByText('No file(s) found').first()).toBeVisibleSoon();
+		expect(await error.innerText()).toContain('/home/node/.n8n-files/stock.csv');
+		await shot('imported-example-no-sheet');
+		expect(await writes()).toBe(before);
+
+		// The README: this n8n reads the checkout's examples/data/; the path goes there.
+		await ui.fillField(ui.parameter('fileSelector').locator('input').first(), path.join(ROOT, 'examples', 'data', 'stock.csv'));
+		await ui.closeNdv();
+		expect(await ui.executeWorkflow()).toMatch(/Workflow executed successfully/);
+		const canvas = page.locator('[data-test-id="canvas-wrapper"], #canvas').first();
+		await expect(canvas.getByText('5 items').first()).toBeVisibleSoon();
+		await expect(canvas.getByText('3 items').first()).toBeVisibleSoon();
+		await shot('imported-example-ran');
+		expect(await writes()).toBe(before + 5);
+		expect(ui.runs).toBe(2);
+	}, 240_000);
 });
