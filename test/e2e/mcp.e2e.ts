@@ -75,6 +75,7 @@ describe('the Marketplace MCP server example in real n8n, used by an MCP client'
 			{ resource: ['stock'], operation: ['update'], '@tool': [true] },
 			{ resource: ['connection'], operation: ['checkSetup'], '@tool': [true] },
 			{ resource: ['connection'], operation: ['ping'], '@tool': [true] },
+			{ resource: ['otherEndpoint'], operation: ['send'], '@tool': [true] },
 		]);
 		// Ours replaces n8n's own "Tool Description: Set Automatically" (which says only "Get many order items in Marketplace Partner").
 		expect(tool.properties.some((p: any) => p.name === 'descriptionType')).toBe(false);
