@@ -5,7 +5,8 @@
 // A source file's mutants come from the last report that has the file. Test and mutant ids are only
 // unique within one report, so tests are matched by file and name (and line) and every id is
 // renumbered; a test file's text comes from the last report that has it, as Stryker diffs against it.
-import fs from 'node:fs';
+// A name ending in .gz is read and written gzipped (the committed cache, test/mutation/incremental.json.gz).
+import { readReport, writeReport } from './cache.mjs';
 
 const [out, ...inputs] = process.argv.slice(2);
 if (!out || inputs.length === 0) {
@@ -13,7 +14,7 @@ if (!out || inputs.length === 0) {
 	process.exit(2);
 }
 
-const reports = inputs.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+const reports = inputs.map(readReport);
 const testKey = (file, test) => `${file}\u0000${test.name}\u0000${test.location?.start?.line ?? ''}`;
 
 /** Merged test files: the last report's text and tests for each file, with new ids. */
@@ -58,6 +59,6 @@ for (const report of reports) {
 }
 
 const last = reports.at(-1);
-fs.writeFileSync(out, JSON.stringify({ ...last, files, testFiles }, null, 2));
+writeReport(out, { ...last, files, testFiles });
 const mutants = Object.values(files).reduce((n, f) => n + f.mutants.length, 0);
 console.log(`${out}: ${Object.keys(files).length} source files, ${mutants} mutants, ${nextTestId} tests`);

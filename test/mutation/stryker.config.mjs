@@ -49,7 +49,8 @@ export default {
 	ignoreStatic: true,
 	// CI reruns only mutants whose code or covering tests changed since this file was written.
 	incremental: true,
-	incrementalFile: 'test/mutation/stryker-incremental.json',
+	// run.mjs passes the unpacked cache (cache.mjs) as --incrementalFile.
+	incrementalFile: 'reports/mutation/incremental.json',
 	ignorePatterns: ['.state', 'dist', 'docs', 'coverage', 'reports', 'bench/results'],
 	// live-survivors.mjs: survivors as they are found (reports/mutation/survivors.jsonl);
 	// checkpoint.mjs: the results so far, every minute, so a long run that stops can be resumed.
