@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { n8nRest, output as nodeOutput } from '../helpers/n8nRest';
+import { readSheet } from '../helpers/sheet';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -140,40 +141,6 @@ describe('the examples in real n8n', () => {
 		}
 		expect((await product(70004)).stock).toBe(untouched);
 	});
-
-	// As a spreadsheet reads a CSV file (RFC 4180): one optional byte order mark at the very start,
-	// quoted fields may hold commas, quotes and line breaks. Anything else (a second mark, a header
-	// glued to a row) shows up as a wrong header or a row of the wrong width.
-	function readSheet(text: string): { bomAtStart: boolean; header: string[]; rows: Array<Record<string, string>> } {
-		const bomAtStart = text.startsWith('\uFEFF');
-		const body = bomAtStart ? text.slice(1) : text;
-		const records: string[][] = [[]];
-		let field = '';
-		let quoted = false;
-		for (let i = 0; i < body.length; i++) {
-			const c = body[i];
-			if (quoted) {
-				if (c === '"' && body[i + 1] === '"') {
-					field += '"';
-					i++;
-				} else if (c === '"') quoted = false;
-				else field += c;
-			} else if (c === '"') quoted = true;
-			else if (c === ',') {
-				records.at(-1)!.push(field);
-				field = '';
-			} else if (c === '\n' || c === '\r') {
-				if (c === '\r' && body[i + 1] === '\n') i++;
-				records.at(-1)!.push(field);
-				field = '';
-				records.push([]);
-			} else field += c;
-		}
-		records.at(-1)!.push(field);
-		const [header, ...rest] = records.filter((r) => !(r.length === 1 && r[0] === ''));
-		for (const r of rest) expect(r).toHaveLength(header.length);
-		return { bomAtStart, header, rows: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))) };
-	}
 
 	test('Daily sheet: two mornings add their order items to one CSV that a spreadsheet reads whole (one header, no mark or header mid-file), the first morning without a file', async () => {
 		const sheet = path.join(ROOT, 'examples/data/daily-orders.csv');

@@ -3,9 +3,10 @@
 // first workflow runs, done as a user does it (the node creator, the lists, typing), never through
 // n8n's REST API or the sandbox's control API, which the test reads only to assert what came of the
 // user's steps. Each task counts its runs ("Execute step", "Execute workflow").
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { readSheet } from '../helpers/sheet';
 import { EditorSession, ROOT, SHOTS, screenshot, signIn, startEditorStack, type EditorStack } from '../helpers/editorUi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,6 +15,8 @@ const { control } = require('../../sandbox/client');
 const MANUAL_TRIGGER = 'When clicking ‘Execute workflow’';
 /** The team's stock sheet, in the one folder the demo's file nodes may use (examples/). */
 const STOCK_SHEET = path.join(ROOT, 'examples', 'second-hour-stock.csv');
+/** The team's daily orders sheet, there too. */
+const DAILY_SHEET = path.join(ROOT, 'examples', 'second-hour-daily-orders.csv');
 
 describe('the second hour of a team, in the editor', () => {
 	let stack: EditorStack;
@@ -23,6 +26,29 @@ describe('the second hour of a team, in the editor', () => {
 
 	const shot = (name: string) => screenshot(page, `second-hour-${name}`);
 	const stats = async () => await control(sandbox, 'GET', '/stats');
+	/** As a user does it: a new workflow, its … menu › Import › From file, the file picked in the browser's dialog. */
+	const importExample = async (file: string) => {
+		await ui.newWorkflow();
+		await page.getByTestId('workflow-menu').click();
+		await page.getByText('Import', { exact: true }).hover();
+		const chooser = page.waitForEvent('filechooser');
+		await page.getByText(/^From file/i).click();
+		await (await chooser).setFiles(path.join(ROOT, 'examples', file));
+	};
+	/** On the sandbox's page, a new order made by the demo store (no event sent: no Trigger URL); its order item id. */
+	const newOrderInTheStore = async (): Promise<number> => {
+		const storePage = await page.context().newPage();
+		await storePage.goto(new URL('/', sandbox.baseUrl).href);
+		await storePage.getByLabel('Event').selectOption('order.created');
+		await storePage.getByLabel('What happens').selectOption('change');
+		await storePage.getByRole('button', { name: 'Make the change and send its event' }).click();
+		await expect(storePage.locator('#result.ok')).toBeVisibleSoon(30_000);
+		// The page's lists now start with the new order item.
+		await storePage.getByLabel('What happens').selectOption('test');
+		const created = Number(await storePage.getByLabel(/Order item/).inputValue());
+		await storePage.close();
+		return created;
+	};
 
 	beforeAll(async () => {
 		stack = await startEditorStack();
@@ -44,6 +70,7 @@ describe('the second hour of a team, in the editor', () => {
 	afterAll(async () => {
 		await stack?.stop();
 		rmSync(STOCK_SHEET, { force: true });
+		rmSync(DAILY_SHEET, { force: true });
 	});
 
 	test("1. a custom call: Other Endpoint › Send Request sends it with this node's handling, and n8n's Custom API Call points to HTTP Request, whose Credential Type list has the credential; each signed and accepted in one run", async () => {
@@ -228,13 +255,7 @@ describe('the second hour of a team, in the editor', () => {
 	test('5. an example imported with Import › From file: the sheet it reads is not there yet, and the error names it; with the path set to the sheet, the second run updates 5 rows and reports 3', async () => {
 		const writes = async () => (await stats()).byEndpoint['POST /stock_update.php 200'] ?? 0;
 		const before = await writes();
-		await ui.newWorkflow();
-		// As a user does it: the workflow's … menu › Import › From file, the file picked in the browser's dialog.
-		await page.getByTestId('workflow-menu').click();
-		await page.getByText('Import', { exact: true }).hover();
-		const chooser = page.waitForEvent('filechooser');
-		await page.getByText(/^From file/i).click();
-		await (await chooser).setFiles(path.join(ROOT, 'examples', 'spreadsheet-to-stock.json'));
+		await importExample('spreadsheet-to-stock.json');
 		await expect(ui.canvasNode('Read Stock Sheet')).toBeVisibleSoon();
 		await expect(ui.canvasNode('Update Stock')).toBeVisibleSoon();
 
@@ -256,6 +277,40 @@ describe('the second hour of a team, in the editor', () => {
 		await expect(canvas.getByText('3 items').first()).toBeVisibleSoon();
 		await shot('imported-example-ran');
 		expect(await writes()).toBe(before + 5);
+		expect(ui.runs).toBe(2);
+	}, 240_000);
+
+	test("6. every morning, the order items updated since yesterday added to a CSV sheet (the example imported): the first morning makes the sheet, the second adds its rows under the same header, and a spreadsheet reads it whole", async () => {
+		rmSync(DAILY_SHEET, { force: true });
+		await importExample('daily-orders-to-sheet.json');
+		await expect(ui.canvasNode('Write Daily Sheet')).toBeVisibleSoon();
+		// The sheet this team keeps, in the folder this n8n may use, for both the reading and the writing node.
+		await ui.openNode('Read Daily Sheet');
+		await ui.fillField(ui.parameter('fileSelector').locator('input').first(), DAILY_SHEET);
+		await ui.closeNdv();
+		await ui.openNode('Write Daily Sheet');
+		await ui.fillField(ui.parameter('fileName').locator('input').first(), DAILY_SHEET);
+		await ui.closeNdv();
+
+		// The first morning: an order came in; there is no sheet yet.
+		const first = await newOrderInTheStore();
+		expect(await ui.executeWorkflow()).toMatch(/Workflow executed successfully/);
+		expect(existsSync(DAILY_SHEET)).toBe(true);
+		const day1 = readSheet(readFileSync(DAILY_SHEET, 'utf8'));
+		expect(day1.header.slice(0, 3)).toEqual(['order_item_id', 'order_no', 'status']);
+		expect(day1.rows.map((r) => Number(r.order_item_id))).toContain(first);
+
+		// The second morning: another order; its rows go under the first morning's.
+		const second = await newOrderInTheStore();
+		expect(await ui.executeWorkflow()).toMatch(/Workflow executed successfully/);
+		await shot('daily-sheet-second-morning');
+		const text = readFileSync(DAILY_SHEET, 'utf8');
+		const day2 = readSheet(text);
+		expect(text.indexOf('\uFEFF', 1)).toBe(-1);
+		expect(day2.header).toEqual(day1.header);
+		expect(day2.rows.slice(0, day1.rows.length)).toEqual(day1.rows);
+		expect(day2.rows.map((r) => Number(r.order_item_id))).toEqual(expect.arrayContaining([first, second]));
+		expect(day2.rows.filter((r) => r.order_item_id === 'order_item_id')).toEqual([]);
 		expect(ui.runs).toBe(2);
 	}, 240_000);
 });
