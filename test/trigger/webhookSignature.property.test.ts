@@ -1,5 +1,5 @@
 // Webhook verification over generated input (fast-check): whatever the body, the headers, their
-// encodings and prefixes, checkWebhook accepts a delivery only when a listed signature is the HMAC
+// encodings and prefixes, readWebhook accepts a delivery only when a listed signature is the HMAC
 // of its exact signed bytes under one of the secrets, never throws, and takes time in proportion to
 // what it was given (a budget per KB that catches quadratic work, loose enough for a busy machine);
 // and every form of one delivery it accepts is keyed as that delivery, so none is recorded twice.
@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { entriesIn, keysOf, ProcessRecord, recordOf, seenBefore } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
-import { checkWebhook, readWebhook, type WebhookCheck } from '../../nodes/MarketplacePartner/transport/webhookSignature';
+import { readWebhook, type WebhookCheck } from '../../nodes/MarketplacePartner/transport/webhookSignature';
 
 const NOW_MS = Date.UTC(2026, 10, 25, 12);
 const NOW = String(NOW_MS / 1000);
@@ -47,7 +47,7 @@ describe('webhook verification, generated', () => {
 				fc.assert(
 					fc.property(written(hmac(key, NOW, raw)), fc.constantFrom(',', ', ', ' ', ';'), (signature, separator) => {
 						const header = [...junk.map((j) => j.replace(/[,; \s]/g, '')), signature].filter(Boolean).join(separator);
-						expect(checkWebhook(check({ secrets: [key], signatureHeader: header, rawBody: raw }))).toBeUndefined();
+						expect(readWebhook(check({ secrets: [key], signatureHeader: header, rawBody: raw })).rejection).toBeUndefined();
 					}),
 					{ numRuns: 3 },
 				),
@@ -63,10 +63,10 @@ describe('webhook verification, generated', () => {
 				if (raw.length > 0) {
 					const tampered = Buffer.from(raw);
 					tampered[at % raw.length] ^= flip;
-					expect(checkWebhook(check({ secrets: [key], signatureHeader: signature, rawBody: tampered }))).toBe('invalid_signature');
+					expect(readWebhook(check({ secrets: [key], signatureHeader: signature, rawBody: tampered })).rejection).toBe('invalid_signature');
 				}
-				expect(checkWebhook(check({ secrets: [key], signatureHeader: signature, rawBody: raw, timestampHeader: `0${NOW}` }))).toBe('invalid_signature');
-				if (other !== key) expect(checkWebhook(check({ secrets: [other], signatureHeader: signature, rawBody: raw }))).toBe('invalid_signature');
+				expect(readWebhook(check({ secrets: [key], signatureHeader: signature, rawBody: raw, timestampHeader: `0${NOW}` })).rejection).toBe('invalid_signature');
+				if (other !== key) expect(readWebhook(check({ secrets: [other], signatureHeader: signature, rawBody: raw })).rejection).toBe('invalid_signature');
 			}),
 			{ numRuns: 300 },
 		);
@@ -76,7 +76,7 @@ describe('webhook verification, generated', () => {
 		const header = fc.option(fc.oneof(fc.string({ maxLength: 300 }), fc.stringMatching(/^[0-9a-fA-F=,;: v1sha256-]{0,300}$/)), { nil: undefined });
 		fc.assert(
 			fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 3 }), header, header, header, body, (secrets, id, timestamp, signature, raw) => {
-				const verdict = checkWebhook(check({ secrets, idHeader: id, timestampHeader: timestamp, signatureHeader: signature, rawBody: raw }));
+				const verdict = readWebhook(check({ secrets, idHeader: id, timestampHeader: timestamp, signatureHeader: signature, rawBody: raw })).rejection;
 				expect(verdict).not.toBeUndefined();
 			}),
 			{ numRuns: 1000 },
@@ -90,13 +90,13 @@ describe('webhook verification, generated', () => {
 				const signatureHeader = unit.repeat(Math.ceil(headerSize / unit.length)).slice(0, headerSize);
 				const rawBody = Buffer.alloc(bodySize * 16, 0x7b);
 				const args = check({ secrets: ['s', 'previous'], signatureHeader, rawBody });
-				expect(withinBudget(signatureHeader.length + rawBody.length, () => checkWebhook(args))).toBe(true);
+				expect(withinBudget(signatureHeader.length + rawBody.length, () => readWebhook(args).rejection)).toBe(true);
 			}),
 			{ numRuns: 40 },
 		);
 		// The worst of the candidate lists: as many signature-shaped entries as a 16 KB header holds.
 		const candidates = Array.from({ length: 240 }, (_, i) => `v1=${i.toString(16).padStart(64, 'f')}`).join(',');
-		expect(withinBudget(candidates.length, () => checkWebhook(check({ secrets: ['s', 'previous'], signatureHeader: candidates })))).toBe(true);
+		expect(withinBudget(candidates.length, () => readWebhook(check({ secrets: ['s', 'previous'], signatureHeader: candidates })).rejection)).toBe(true);
 	});
 });
 

@@ -2,7 +2,6 @@
 // Webhook verification functions against vectors from openssl (test/fixtures/make-vectors.sh).
 import vectors from '../fixtures/signature-vectors.json';
 import {
-	checkWebhook,
 	computeWebhookSignature,
 	constantTimeEqual,
 	decodeSignature,
@@ -103,12 +102,12 @@ describe('timestamps', () => {
 	});
 });
 
-describe('checkWebhook: every refusal reason', () => {
+describe('readWebhook: every refusal reason', () => {
 	const base = { secrets: [secret], idHeader: 'whd_1', timestampHeader: ts, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 };
 
 	test('a genuine delivery passes', () => {
-		expect(checkWebhook(base)).toBeUndefined();
-		expect(checkWebhook({ ...base, timestampHeader: `${ts}000`, signatureHeader: computeWebhookSignature(secret, `${ts}000`, body).toString('hex') })).toBeUndefined();
+		expect(readWebhook(base).rejection).toBeUndefined();
+		expect(readWebhook({ ...base, timestampHeader: `${ts}000`, signatureHeader: computeWebhookSignature(secret, `${ts}000`, body).toString('hex') }).rejection).toBeUndefined();
 	});
 
 	test.each([
@@ -121,7 +120,7 @@ describe('checkWebhook: every refusal reason', () => {
 		['a stale delivery', { nowMs: nowMs + 3600_000 }, 'stale_timestamp'],
 		['a stale delivery with a narrower tolerance', { nowMs: nowMs + 60_000, toleranceSeconds: 30 }, 'stale_timestamp'],
 	])('%s', (_, change, reason) => {
-		expect(checkWebhook({ ...base, ...change })).toBe(reason);
+		expect(readWebhook({ ...base, ...change }).rejection).toBe(reason);
 	});
 });
 
@@ -164,7 +163,7 @@ describe('signature texts that are almost right are refused', () => {
 		['a plus sign', `+${ts}`],
 		['digits of another script', ts.replace(/1/g, '\u0661')],
 	])('a timestamp header with %s is refused, not trimmed', (_, timestampHeader) => {
-		expect(checkWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 })).toBe('invalid_timestamp');
+		expect(readWebhook({ secrets: [secret], idHeader: 'whd_1', timestampHeader, signatureHeader: order.hex, rawBody: body, nowMs, toleranceSeconds: 300 }).rejection).toBe('invalid_timestamp');
 	});
 });
 
@@ -190,9 +189,9 @@ describe('one delivery, one reading of its headers', () => {
 
 	test('the cheap checks come first: a stale or malformed delivery is refused as such before any HMAC, an empty secret after them', () => {
 		const badSignature = '0'.repeat(64);
-		expect(checkWebhook({ ...base, signatureHeader: badSignature, nowMs: nowMs + 3600_000 })).toBe('stale_timestamp');
-		expect(checkWebhook({ ...base, signatureHeader: badSignature, timestampHeader: 'soon' })).toBe('invalid_timestamp');
-		expect(checkWebhook({ ...base, secrets: [''], idHeader: undefined })).toBe('missing_headers');
+		expect(readWebhook({ ...base, signatureHeader: badSignature, nowMs: nowMs + 3600_000 }).rejection).toBe('stale_timestamp');
+		expect(readWebhook({ ...base, signatureHeader: badSignature, timestampHeader: 'soon' }).rejection).toBe('invalid_timestamp');
+		expect(readWebhook({ ...base, secrets: [''], idHeader: undefined }).rejection).toBe('missing_headers');
 	});
 
 	test('a fresh read of the credential is worth it only where an edit could let the delivery in', () => {

@@ -123,9 +123,6 @@ export function readWebhook(check: WebhookCheck): WebhookVerdict {
 	return { headers: { id, timestamp, seconds } };
 }
 
-/** Why a delivery is refused, or undefined when it is genuine. */
-export const checkWebhook = (check: WebhookCheck): WebhookRejection | undefined => readWebhook(check).rejection;
-
 /**
  * Whether a credential edited since the copy was read could let in a delivery that copy refused:
  * another secret, or another Header Prefix (the signature header then arrives under another name).
