@@ -97,7 +97,7 @@ export class MarketplacePartnerApi implements ICredentialType {
 			default: 'UTC',
 			placeholder: 'Europe/Istanbul',
 			description:
-				'The zone the API writes its datetimes (created_at, updated_at) in, as an IANA name (many marketplaces write their server\'s local time). Used to turn Updated After, Start From and look-backs into the API\'s datetimes. Connection > Check Setup tells you which zone your marketplace uses.',
+				"The IANA zone the API writes created_at and updated_at in, often its server's local time. Connection › Check Setup tells you which.",
 		},
 	];
 	// Stryker restore all

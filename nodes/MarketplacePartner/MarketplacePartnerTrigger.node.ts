@@ -56,10 +56,12 @@ export class MarketplacePartnerTrigger implements INodeType {
 		// them, with the delivery's facts beside them. Version 1 keeps its shape for saved workflows.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// The events' names as the Events list shows them, not their values ("*", "order.created").
+		subtitle:
+			'={{$parameter["events"].map((e) => ({ "*": "All events", "order.created": "Order created", "order.updated": "Order updated", "return.requested": "Return requested", "stock.updated": "Stock updated" })[e] ?? e).join(", ")}}',
 		// n8n's node creator merges this trigger with the action node into one entry and shows this
 		// description there, so it names what the entry holds: the webhook events and the actions.
-		description: "Start workflows on the marketplace's verified webhooks, read orders and set stock through its Partner API",
+		description: "Starts the workflow when the marketplace's verified webhooks arrive; reads orders and sets stock through its Partner API",
 		defaults: { name: 'Marketplace Partner Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -122,7 +124,7 @@ export class MarketplacePartnerTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to skip the stock.updated events of changes made by Stock › Update (version 3 and later marks them: their external reference starts with "n8n:"). Turn it on where marketplace stock changes update a sheet that itself updates the marketplace, so the two workflows do not answer each other in a loop.',
+							'Whether to skip stock.updated events of changes made by Stock › Update (their external reference starts with "n8n:"), so that a two-way sheet sync does not loop',
 						displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 					},
 					{
@@ -140,7 +142,8 @@ export class MarketplacePartnerTrigger implements INodeType {
 	};
 	// Stryker restore all
 
-	// Registration is the operator's (there is no API for it), so these only report success.
+	// Registration is the operator's (there is no API for it), so these only report success. n8n's
+	// strict lint (webhook-lifecycle-complete) wants the three on every webhook trigger.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

@@ -59,7 +59,7 @@ function optionsFor(version: number, status: INodeProperties): INodeProperties[]
 				typeOptions: { minValue: 0 },
 				default: 300,
 				description:
-					'How far the clocks of n8n and the marketplace may differ. Windows follow the API\'s own datetimes; this only keeps a window from starting later than n8n\'s clock (in the credential\'s Time Zone of the API) less this much.',
+					"How far the clocks of n8n and the marketplace may differ: a poll's window never starts later than n8n's clock less this much",
 			},
 			{
 				displayName: 'Detail Concurrency',
@@ -92,7 +92,7 @@ function optionsFor(version: number, status: INodeProperties): INodeProperties[]
 				type: 'dateTime',
 				default: '',
 				description:
-					'When the workflow is first published, emit the changes made after this moment (a catch-up) instead of starting now, converted with the credential\'s Time Zone of the API. Ignored once the trigger has emitted.',
+					'On the first publish, emit the changes made after this moment (a catch-up) instead of starting now. Ignored once the trigger has emitted.',
 			},
 			status,
 		),
@@ -108,7 +108,8 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		icon: { light: 'file:../MarketplacePartner/marketplacePartner.svg', dark: 'file:../MarketplacePartner/marketplacePartner.dark.svg' },
 		group: ['trigger'],
 		version: [1, 2],
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// The events' names as the Events list shows them, not their values.
+		subtitle: '={{$parameter["events"].map((e) => ({ "order.created": "New order item", "order.updated": "Updated order item" })[e] ?? e).join(", ")}}',
 		description: 'Starts the workflow when order items are created or change, by polling (no public URL needed)',
 		defaults: { name: 'Marketplace Partner Orders Trigger' },
 		polling: true,
@@ -118,7 +119,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Checks the orders list at the poll times and emits each change of an order item once. Starts from the moment you publish the workflow (n8n 1.x: activate). Needs no webhook URL; for changes within seconds, use the Marketplace Partner Trigger (webhooks) instead.',
+					'Checks the orders list at each poll and emits each change of an order item once, from the moment the workflow is published. For changes within seconds, use the Marketplace Partner Trigger.',
 				name: 'pollingNotice',
 				type: 'notice',
 				default: '',

@@ -217,7 +217,7 @@ describe("another seller's order item refused with 403", () => {
 		const error = detail(403, body);
 		expect(error.message).toBe("The order item is not this seller's");
 		expect(error.description).toBe(
-			`${start}The API refused it (HTTP 403): the spec lets a marketplace answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order > Get Many (field order_item_id) of this credential.`,
+			`${start}The API refused it (HTTP 403): a marketplace may answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order › Get Many (field order_item_id) of this credential.`,
 		);
 	});
 

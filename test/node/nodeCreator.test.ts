@@ -35,3 +35,24 @@ test('the action node\'s subtitle on the canvas is a literal expression (as veri
 	const node = workflow.getNode('Marketplace Partner')!;
 	expect(workflow.expression.getSimpleParameterValue(node, action.subtitle!, 'internal', {})).toBe('getMany: order');
 });
+
+test("the triggers' subtitles on the canvas name their events as the Events list does, not by their values", () => {
+	const subtitleOf = (node: MarketplacePartnerTrigger | MarketplacePartnerOrdersTrigger, type: string, events: string[]) => {
+		const workflow = new Workflow({
+			nodes: [{ id: '1', name: 'Trigger', type, typeVersion: 2, position: [0, 0], parameters: { events } }],
+			connections: {},
+			active: false,
+			nodeTypes: { getByName: () => node, getByNameAndVersion: () => node, getKnownTypes: () => ({}) },
+		});
+		return workflow.expression.getSimpleParameterValue(workflow.getNode('Trigger')!, node.description.subtitle!, 'internal', {});
+	};
+	const webhook = new MarketplacePartnerTrigger();
+	const polling = new MarketplacePartnerOrdersTrigger();
+	expect(subtitleOf(webhook, 'wh', ['*'])).toBe('All events');
+	expect(subtitleOf(webhook, 'wh', ['order.created', 'order.updated', 'return.requested', 'stock.updated'])).toBe('Order created, Order updated, Return requested, Stock updated');
+	// Each option's name, lower-cased after its first word, as n8n writes a sentence.
+	const names = webhookTrigger.properties.find((p) => p.name === 'events')!.options!.map((o) => [(o as { value: string }).value, o.name]);
+	for (const [value, name] of names) expect(subtitleOf(webhook, 'wh', [value])).toBe(name.replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`));
+	expect(subtitleOf(polling, 'poll', ['order.created', 'order.updated'])).toBe('New order item, Updated order item');
+	expect(subtitleOf(polling, 'poll', ['order.updated'])).toBe('Updated order item');
+});

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node.js, never inside n8n; n8n-node lint applies its node rules to every .ts file */
-// Order > Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
+// Order › Get Many and Order > Get, run by n8n's engine against the sandbox over HTTP.
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { logsSince, mark } from '../helpers/logs';

@@ -429,8 +429,7 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const n8nNotice = `In this mode, make sure the incoming data fields are named the same as the ${columns.typeOptions?.resourceMapper?.fieldWords?.plural} in ${node.description.displayName}. (Use an 'Edit Fields' node before this node to change them if required.)`;
 			expect(n8nNotice).toBe("In this mode, make sure the incoming data fields are named the same as the columns in Marketplace Partner. (Use an 'Edit Fields' node before this node to change them if required.)");
 			expect(shown().find((p) => p.name === 'autoMapNotice')?.displayName).toBe(
-				'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, and where needed variant_combination_id and external_ref. ' +
-					'A header written differently, such as "Product ID" or "productId", counts as the same name. Instead of an Edit Fields node, you can name a column once under Column Names (e.g. "Qty" as Stock Column).',
+				'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, plus variant_combination_id and external_ref if needed, in any spelling ("Product ID").',
 			);
 		});
 

@@ -58,7 +58,7 @@ describe('the editor in a real browser', () => {
 		expect(found).toContain('Marketplace Partner Orders');
 		expect(found).toContain('Starts the workflow when order items are created or change, by polling');
 		// The merged "Marketplace Partner" entry shows the webhook trigger's description: it names both halves.
-		expect(found).toContain("Start workflows on the marketplace's verified webhooks, read orders and set stock through its Partner API");
+		expect(found).toContain("Starts the workflow when the marketplace's verified webhooks arrive; reads orders and sets stock through its Partner API");
 		await creator.getByText('Marketplace Partner', { exact: true }).click();
 		await expect(creator.getByText('Triggers (5)')).toBeVisibleSoon();
 		for (const event of ['On all events', 'On order created', 'On order updated', 'On return requested', 'On stock updated']) {

@@ -21,7 +21,7 @@ export const giveUpAfterOption: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_GIVE_UP_AFTER_SEC,
 	description:
-		'While requests of this run keep succeeding, a request that fails for a passing reason (rate limit, 502/503/504, time-out, dropped connection) is retried, however often; a 500 (the server failing) at most 3 times. The run gives up only when no request has succeeded for this long.',
+		'How long the run keeps retrying passing failures (rate limits, 502/503/504, time-outs) while no request succeeds. A 500 is retried at most 3 times.',
 };
 // Stryker restore all
 
@@ -33,7 +33,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 32 },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'The most requests of this run in flight at the same time. Under a rate limit you need not lower it: the node paces its requests to the rate the API accepts and speeds up again on its own. Results keep the order of the input rows.',
+		'The most requests in flight at once. Under a rate limit the node paces itself, so you need not lower it.',
 };
 // Stryker restore all
 

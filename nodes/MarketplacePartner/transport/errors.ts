@@ -13,7 +13,7 @@ export const API_ERRORS: Record<string, Explanation> = {
 	missing_auth_headers: {
 		message: 'The Partner API did not receive the authentication headers',
 		description:
-			"Check the credential's Header Prefix: it must be the prefix the marketplace uses (X-SVC- stands for it in the spec). A proxy between n8n and the API may also strip custom headers.",
+			"Check the credential's Header Prefix: it must be the prefix the marketplace uses (X-SVC- is the documentation's stand-in for it). A proxy between n8n and the API may also strip custom headers.",
 	},
 	invalid_signature: {
 		message: 'The Partner API could not verify the request signature',
@@ -46,7 +46,7 @@ export const API_ERRORS: Record<string, Explanation> = {
 	order_not_found: {
 		message: 'The order item was not found',
 		description:
-			"Check the Order Item ID: take it from Order > Get Many (field order_item_id). An order item of another seller is also answered as not found, because this app sees only its own seller's orders.",
+			"Check the Order Item ID: take it from Order › Get Many (field order_item_id). An order item of another seller is also answered as not found, because this app sees only its own seller's orders.",
 	},
 	product_not_found: {
 		message: 'The product was not found',
@@ -230,7 +230,7 @@ export function explainBySku(error: NodeApiError): NodeApiError {
 const FOREIGN_ORDER: Explanation = {
 	message: 'The order item is not this seller\'s',
 	description:
-		"The API refused it (HTTP 403): the spec lets a marketplace answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order > Get Many (field order_item_id) of this credential.",
+		"The API refused it (HTTP 403): a marketplace may answer another seller's order item as refused or as not found. Check the Order Item ID: take it from Order › Get Many (field order_item_id) of this credential.",
 };
 
 /**

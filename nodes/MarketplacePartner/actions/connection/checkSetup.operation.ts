@@ -31,7 +31,7 @@ const EXTERNAL_REF = 'n8n-check-setup';
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Reads only: ping, the orders list and an order detail, and reports item by item what your marketplace answers and what to set. Fill in Test Product to also set the stock of a controlled test product (an absolute value, so running it again is harmless): that tells the API\'s time zone and whether updates by SKU work.',
+			"Reads only, and reports what your marketplace answers and what to set. Fill in Test Product to also set one test product's stock: that tells the API's time zone.",
 		name: 'checkSetupNotice',
 		type: 'notice',
 		default: '',

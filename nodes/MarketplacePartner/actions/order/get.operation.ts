@@ -30,7 +30,7 @@ const orderItemIdProperty: INodeProperties =
 		required: true,
 		placeholder: 'e.g. 500001',
 		description:
-			"The order item's order_item_id field (e.g. 500001), as returned by Order > Get Many or by the trigger's order events. Map it from the previous node with an expression.",
+			"The order item's order_item_id field (e.g. 500001), as returned by Order › Get Many or by the trigger's order events. Map it from the previous node with an expression.",
 	};
 
 /** Version 3: picked from a list, by ID (checked before anything is sent), or by order number. */

@@ -40,7 +40,7 @@ function filters(status: INodeProperties): INodeProperties {
 				type: 'dateTime',
 				default: '',
 				description:
-					'Only order items updated after this moment. Sent as YYYY-MM-DD HH:MM:SS; a value with a time zone is converted to the credential\'s Time Zone of the API, one without is sent as written. For an incremental sync, use the latest updated_at of the previous run.',
+					"Only order items updated after this moment. A value with a time zone is converted to the credential's Time Zone of the API. For a sync, use the previous run's latest updated_at.",
 			},
 		],
 	};

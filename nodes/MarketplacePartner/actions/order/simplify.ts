@@ -8,6 +8,6 @@ export const simplifyOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to return only the fields to act on, flat: order_item_id, order_no, status, payment_status, product_id, sku, title, quantity, unit_price, currency, created_at, updated_at and city (the customer\'s). Fewer fields suit a model or a quick look; turn it off for the whole answer.',
+		'Whether to return only the fields to act on, flat (order number, status, product, quantity, price, dates, city). Turn it off for the whole answer.',
 };
 // Stryker restore all

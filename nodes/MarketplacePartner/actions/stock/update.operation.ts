@@ -71,7 +71,7 @@ const v1Properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. ERP-2026-0101',
 				description:
-					"Your own reference for this change, external_ref (e.g. the ERP transaction ID or the sheet row). Required when a model calls this node as a tool. The API echoes it back, so you can match results to your records.",
+					'Your own reference for this change (e.g. the ERP transaction ID or the sheet row), echoed back by the API. Required when a model calls this node as a tool.',
 			},
 		],
 	},
@@ -120,10 +120,10 @@ const v2Properties: INodeProperties[] = [
 	},
 	// Shown right under n8n's own notice of this mode ("make sure the incoming data fields are named
 	// the same as the columns in Marketplace Partner…"), which no typeOption hides or rewords in
-	// n8n 2.x: this one goes on from it, naming those columns and what else counts as the same name.
+	// n8n 2.x: this one goes on from it, naming those columns and that any spelling of them counts.
 	{
 		displayName:
-			'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, and where needed variant_combination_id and external_ref. A header written differently, such as "Product ID" or "productId", counts as the same name. Instead of an Edit Fields node, you can name a column once under Column Names (e.g. "Qty" as Stock Column).',
+			'The columns in Marketplace Partner are product_id (or sku, as Identify Product By says) and stock, plus variant_combination_id and external_ref if needed, in any spelling ("Product ID").',
 		name: 'autoMapNotice',
 		type: 'notice',
 		default: '',
@@ -192,7 +192,7 @@ const maxStockOption: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 1000,
 	description:
-		'Refuse a row whose new stock is above this, before sending it: a guard against a typo (1000 for 100) or a mistaken tool call. The API has no read of the current stock, so the guard bounds the new value, not the change. Not set, no limit.',
+		'Refuse a row whose new stock is above this, before sending it: a guard against a typo (1000 for 100). Not set, no limit.',
 };
 
 /**
@@ -207,7 +207,7 @@ const toolMaxStock: INodeProperties = {
 	required: true,
 	default: 1000,
 	description:
-		'The model may not set a stock above this: such a call is refused before anything is sent, and the model is told the limit. Set it to the most one of your products can hold. The API cannot read stock, so this bounds the new value, not the change.',
+		'The model may not set a stock above this: such a call is refused before anything is sent. Set it to the most one of your products can hold.',
 	displayOptions: { show: { '@tool': [true] } },
 };
 
@@ -231,7 +231,7 @@ const toolMaxProducts: INodeProperties = {
 	required: true,
 	default: 10,
 	description:
-		'The most products (or variants) the model may change in one run of the workflow (one chat answer) or, on an MCP Server Trigger, one MCP client session. Past it, calls are refused before anything is sent, and the model is told the limit.',
+		'The most products the model may change in one run (one chat answer) or one MCP client session. Past it, calls are refused before anything is sent.',
 	displayOptions: { show: { '@tool': [true] } },
 };
 
@@ -242,7 +242,7 @@ const markProperty: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		'Whether to start each External Reference with "n8n:" (a row without one is sent as "n8n:"), so the Marketplace Partner Trigger\'s option Skip Stock Updates Made by Workflows can leave out the stock.updated events of these changes. Keeps a two-way sync between a sheet and the marketplace from looping.',
+		'Whether to start each External Reference with "n8n:", so that the Marketplace Partner Trigger can skip the stock.updated events of these changes (no loop in a two-way sync)',
 };
 
 const properties: INodeProperties[] = [
