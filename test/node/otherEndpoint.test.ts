@@ -94,6 +94,18 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		expect(requests[0].headers['x-svc-signature']).toMatch(/^[0-9a-f]{64}$/);
 	});
 
+	test('query parameters named as object internals (__proto__, constructor) are sent like any other, signed', async () => {
+		const parameter = [
+			{ name: '__proto__', value: 'a' },
+			{ name: 'constructor', value: 'b' },
+			{ name: 'limit', value: '2' },
+		];
+		const { error, requests } = await send([ok({})], other('GET', '/orders.php', { query: { parameter } }));
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+		expect(requests[0].url).toBe('/api/partner/v1/orders.php?__proto__=a&constructor=b&limit=2');
+	});
+
 	test('a GET has no body, even with a Body left in the parameters', async () => {
 		const { requests } = await send([ok({})], other('GET', '/categories.php', { body: '{"x":1}' }));
 		expect(requests[0].method).toBe('GET');

@@ -76,12 +76,13 @@ export function toIsoDateTime(value: unknown, timeZone: string): string | null {
 
 /** The datetimes of an order item also as ISO 8601 (`created_at_iso` after `created_at`, `updated_at_iso` after `updated_at`). */
 export function withIsoDates(order: IDataObject, timeZone: string): IDataObject {
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(order)) {
-		out[key] = value;
-		if ((key === 'created_at' || key === 'updated_at') && !Object.hasOwn(order, `${key}_iso`)) out[`${key}_iso`] = toIsoDateTime(value, timeZone);
-	}
-	return out;
+	// Built by Object.fromEntries, which defines every key as the item's own: an API field named
+	// "__proto__" (JSON.parse keeps it) stays a field instead of becoming the item's prototype.
+	return Object.fromEntries(
+		Object.entries(order).flatMap(([key, value]) =>
+			(key === 'created_at' || key === 'updated_at') && !Object.hasOwn(order, `${key}_iso`) ? [[key, value], [`${key}_iso`, toIsoDateTime(value, timeZone)]] : [[key, value]],
+		),
+	) as IDataObject;
 }
 
 /**

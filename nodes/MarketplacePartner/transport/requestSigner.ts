@@ -71,7 +71,8 @@ function setHeader(headers: IDataObject, name: string, value: string) {
 
 function appendQuery(url: string, qs: IDataObject | undefined): string {
 	if (!qs || Object.keys(qs).length === 0) return url;
-	const flat: Record<string, QueryValue> = {};
+	// No prototype: a query parameter named __proto__ is sent like any other.
+	const flat: Record<string, QueryValue> = Object.create(null);
 	const repeated: string[] = [];
 	for (const [key, value] of Object.entries(qs)) {
 		if (Array.isArray(value)) repeated.push(...value.map((v) => buildQueryString({ [key]: v as QueryValue })));

@@ -125,11 +125,12 @@ export function readPath(value: unknown): Path {
 /** The Query Parameters as one value per name; a name given twice or left empty is an error. */
 function readQuery(this: IExecuteFunctions, i: number): Record<string, QueryValue> {
 	const entries = (this.getNodeParameter('query.parameter', i, []) as Array<{ name?: unknown; value?: unknown }>) ?? [];
-	const query: Record<string, QueryValue> = {};
+	// No prototype: a parameter named __proto__ is a parameter like any other.
+	const query: Record<string, QueryValue> = Object.create(null);
 	for (const { name, value } of entries) {
 		const key = textOf(name ?? '').trim();
 		if (!key) throw new Error('A query parameter has no name: give it one, or remove it');
-		if (Object.prototype.hasOwnProperty.call(query, key)) throw new Error(`The query parameter "${cut(key, 100)}" is given twice: keep one`);
+		if (Object.hasOwn(query, key)) throw new Error(`The query parameter "${cut(key, 100)}" is given twice: keep one`);
 		query[key] = textOf(value ?? '');
 	}
 	return query;
