@@ -30,14 +30,22 @@ describe('queue mode: installed and updated through main, loaded by the worker a
 	const { rest } = client;
 	const report: Record<string, unknown> = {};
 
-	/** The version installed in each process's own user folder (undefined: not installed there). */
+	/** The version installed in each process's own user folder (undefined: not installed there, or still being written). */
 	const installedVersions = () =>
 		Object.fromEntries(
 			PROCESSES.map((name) => {
 				const file = path.join(q.userFolder(name), '.n8n', 'nodes', 'node_modules', PACKAGE_NAME, 'package.json');
-				return [name, existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).version : undefined];
+				return [name, existsSync(file) ? versionIn(readFileSync(file, 'utf8')) : undefined];
 			}),
 		);
+	// A process's npm may be writing the file as it is read (seen once: an empty package.json).
+	const versionIn = (text: string): string | undefined => {
+		try {
+			return JSON.parse(text).version;
+		} catch {
+			return undefined;
+		}
+	};
 	/** Waits until every process has `version` installed, and says how long that took. */
 	const everywhere = async (version: string) => {
 		const started = Date.now();
