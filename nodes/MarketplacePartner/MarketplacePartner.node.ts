@@ -53,10 +53,11 @@ export class MarketplacePartner implements INodeType {
 		group: ['transform'],
 		// 2: Stock › Update maps its columns with n8n's resource mapper (or reads them from each item)
 		// and can identify products by SKU. 3: Order › Get picks its order item (from a list, by ID or
-		// by order number), and Get Many's Status filter lists the API's statuses. Earlier versions
-		// keep their parameters for existing workflows.
-		version: [1, 2, 3],
-		defaultVersion: 3,
+		// by order number), and Get Many's Status filter lists the API's statuses.
+		// 4: fewer options (no Concurrency, no Give Up After on Ping; Get Many's Sort under Options).
+		// Earlier versions keep their parameters for existing workflows.
+		version: [1, 2, 3, 4],
+		defaultVersion: 4,
 		// A literal, as n8n's verification wants (and n8n's own nodes write): "getMany: order".
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: "Read a marketplace seller's orders and set product stock through the marketplace's Partner API",

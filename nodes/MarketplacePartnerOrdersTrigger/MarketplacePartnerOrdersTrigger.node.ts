@@ -18,7 +18,7 @@ import { tellUser } from '../MarketplacePartner/transport/runReport';
 import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../MarketplacePartner/helpers/values';
 import { jsonPreview, textOf } from '../MarketplacePartner/helpers/untrusted';
-import { changeKey, withIsoDates, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
+import { changeKey, withIsoDates, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, repeatedHourHold, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -48,55 +48,59 @@ const statusText: INodeProperties = {
 	description: 'Only order items in this order status, e.g. accepted (other states are still remembered as seen)',
 };
 
-/** The Options collection of one node version, with that version's Status. */
-function optionsFor(version: number, status: INodeProperties): INodeProperties[] {
-	return updateDisplayOptions({ show: { '@version': [version] } }, [
-		optionsCollection(
-			{
-				displayName: 'Clock Skew Allowance (Seconds)',
-				name: 'skewSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 300,
-				description:
-					"How far the clocks of n8n and the marketplace may differ: a poll's window never starts later than n8n's clock less this much",
-			},
-			{
-				displayName: 'Detail Concurrency',
-				name: 'detailConcurrency',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 5,
-				description: 'How many order details to fetch at once with Include Order Detail',
-			},
-			{
-				displayName: 'Include Order Detail',
-				name: 'includeDetail',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
-			},
-			{
-				displayName: 'Overlap (Seconds)',
-				name: 'overlapSeconds',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 60,
-				description:
-					'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
-			},
-			{
-				displayName: 'Start From',
-				name: 'startFrom',
-				type: 'dateTime',
-				default: '',
-				description:
-					'On the first publish, emit the changes made after this moment (a catch-up) instead of starting now. Ignored once the trigger has emitted.',
-			},
-			status,
-		),
-	]);
+// Versions 1 and 2 only: version 3 uses these defaults (wholeOption's fallbacks), which need no change.
+const tuningOptions: INodeProperties[] = [
+	{
+		displayName: 'Clock Skew Allowance (Seconds)',
+		name: 'skewSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 300,
+		description:
+			"How far the clocks of n8n and the marketplace may differ: a poll's window never starts later than n8n's clock less this much",
+	},
+	{
+		displayName: 'Detail Concurrency',
+		name: 'detailConcurrency',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 5,
+		description: 'How many order details to fetch at once with Include Order Detail',
+	},
+	{
+		displayName: 'Overlap (Seconds)',
+		name: 'overlapSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 60,
+		description:
+			'How far each window reaches back over the last one, for changes the API shows later than changes stamped after them. Repeats are dropped, so a longer overlap costs only reading.',
+	},
+];
+
+const includeDetailOption: INodeProperties = {
+	displayName: 'Include Order Detail',
+	name: 'includeDetail',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to fetch each order item\'s detail (product, customer, shipment) into "detail": one more request per item. Needs the orders:detail permission.',
+};
+
+const startFromOption: INodeProperties = {
+	displayName: 'Start From',
+	name: 'startFrom',
+	type: 'dateTime',
+	default: '',
+	description:
+		'On the first publish, emit the changes made after this moment (a catch-up) instead of starting now. Ignored once the trigger has emitted.',
+};
+
+/** The Options collection of one node version: its Status, and the tuning options if it has them. */
+function optionsFor(version: number, status: INodeProperties, tuning: INodeProperties[] = []): INodeProperties[] {
+	// Sorted by name, as n8n lists a collection's options.
+	const options = [...tuning, includeDetailOption, startFromOption, status].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return updateDisplayOptions({ show: { '@version': [version] } }, [optionsCollection(...options)]);
 }
 // Stryker restore all
 
@@ -107,7 +111,8 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 		name: 'marketplacePartnerOrdersTrigger',
 		icon: { light: 'file:../MarketplacePartner/marketplacePartner.svg', dark: 'file:../MarketplacePartner/marketplacePartner.dark.svg' },
 		group: ['trigger'],
-		version: [1, 2],
+		// Version 3: no Clock Skew Allowance, Detail Concurrency or Overlap (their defaults hold).
+		version: [1, 2, 3],
 		// The events' names as the Events list shows them, not their values.
 		subtitle: '={{$parameter["events"].map((e) => ({ "order.created": "New order item", "order.updated": "Updated order item" })[e] ?? e).join(", ")}}',
 		description: 'Starts the workflow when order items are created or change, by polling (no public URL needed)',
@@ -144,8 +149,9 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 					},
 				],
 			},
-			...optionsFor(1, statusText),
-			...optionsFor(2, statusParameter),
+			...optionsFor(1, statusText, tuningOptions),
+			...optionsFor(2, statusParameter, tuningOptions),
+			...optionsFor(3, statusParameter),
 		],
 	};
 	// Stryker restore all
@@ -258,7 +264,7 @@ async function pollChanges(
 
 	// A window read while the list kept moving may have missed entries anywhere in it: keep its start.
 	const since = settled
-		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: wallClockMs(startedMs, timeZone) }, margins)
+		? nextSince(windowStart, { newestSeen: newest, pollMs, apiNow: wallClockMs(startedMs, timeZone), holdBelow: repeatedHourHold(startedMs, timeZone) }, margins)
 		: windowStart;
 	const output = await withDetail.call(this, emitted, options);
 	const kept = remember(state?.seen ?? {}, added, since, Date.now());

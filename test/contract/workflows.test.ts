@@ -70,6 +70,7 @@ describe('the saved-workflow fixtures', () => {
 		expect([...new Set(operations('action-v1.json'))]).toEqual(all);
 		expect([...new Set(operations('action-v2.json'))]).toEqual(all);
 		expect([...new Set(operations('action-v3.json'))]).toEqual(all);
+		expect([...new Set(operations('action-v4.json'))]).toEqual(all);
 	});
 });
 
@@ -155,6 +156,23 @@ describe('the saved workflows run against the sandbox', () => {
 		expect(restored.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(bySku.map((r) => [r.product_id, r.old_stock, r.external_ref]));
 	});
 
+	test('action v4: Ping without options, Get Many sorted newest first under Options, stock set by SKU within Maximum Stock and set back', async () => {
+		const { out, listed } = await runAction('action-v4.json');
+		expect(String(listed[0].created_at) >= String(listed[1].created_at)).toBe(true); // newest first
+		const newest = (sb.raw.state.ordersBySeller.get(app().sellerId) as IDataObject[])
+			.filter((o) => o.status === 'accepted')
+			.sort((a, b) => (b.created_ms as number) - (a.created_ms as number))
+			.map((o) => o.order_item_id);
+		expect(listed.map((o) => o.order_item_id)).toEqual(newest.slice(0, 2));
+		const detail = out('Get by Order Number') as Array<{ order: IDataObject; product: IDataObject }>;
+		const bySku = out('Update Stock by SKU');
+		expect(bySku.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(
+			detail.map((d) => [d.product.product_id, (d.order.quantity as number) + 40, `n8n:contract-v4-sku-${d.order.order_item_id}`]),
+		);
+		const restored = out('Update Stock from Items');
+		expect(restored.map((r) => [r.product_id, r.new_stock, r.external_ref])).toEqual(bySku.map((r) => [r.product_id, r.old_stock, r.external_ref]));
+	});
+
 	describe('the triggers', () => {
 		let server: TriggerServer | undefined;
 		afterEach(async () => {
@@ -225,6 +243,18 @@ describe('the saved workflows run against the sandbox', () => {
 			expect(items![0].detail).toEqual(expect.objectContaining({ order: expect.any(Object) }));
 			// Fetch Test Event finds it too, by the same reading.
 			expect((await h.manual())!.map((i) => [i.order_item_id, i.status])).toEqual([[created, 'accepted']]);
+		});
+
+		test('orders trigger v3: without the tuning options, new and changed accepted order items come out once each, with their detail', async () => {
+			const [node] = fixtures['orders-trigger-v3.json'].nodes;
+			const h = new PollHarness(node.parameters, credentials().marketplacePartnerApi, undefined, undefined, node.typeVersion);
+			expect(await h.activate()).toEqual({ items: null, error: undefined });
+			const { orderItemIds } = await sb.control('POST', '/changes', { clientId: app().clientId, changes: { newOrders: 7 } });
+			const { items, error } = await h.poll();
+			expect(error).toBeUndefined();
+			expect(items!.map((i) => [i.event, i.order_item_id]).sort()).toEqual(orderItemIds.map((id: number) => ['order.created', id]).sort());
+			expect(items!.every((i) => (i.detail as IDataObject).order !== undefined)).toBe(true);
+			expect((await h.poll()).items).toBeNull();
 		});
 	});
 });

@@ -464,8 +464,8 @@ describe('Stock > Update v2 in the n8n engine', () => {
 				NodeHelpers.displayParameter({ resource: 'stock', operation: 'update', columns: { mappingMode: 'defineBelow' } }, p, { typeVersion: 2 }, node.description),
 			);
 			expect(mapped.map((p) => p.name).filter((name) => name !== 'resource' && name !== 'operation')).toEqual(['identifyBy', 'columns', 'options']);
-			expect(node.description.version).toEqual([1, 2, 3]);
-			expect(node.description.defaultVersion).toBe(3);
+			expect(node.description.version).toEqual([1, 2, 3, 4]);
+			expect(node.description.defaultVersion).toBe(4);
 		});
 
 		test("n8n 1.x can order the parameters: every displayOptions key names a top-level parameter, the root ('/…') or a special ('@…')", () => {

@@ -1,7 +1,8 @@
 // The Orders Trigger's memory as plain functions: what a state's key is made of, which saved data
 // counts as a state, and how datetimes are read. The poll tests show them at work against the sandbox.
 import { createHash } from 'node:crypto';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { formatApiDateTime } from '../../nodes/MarketplacePartner/helpers/values';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, repeatedHourHold } from '../../nodes/MarketplacePartner/helpers/orderChanges';
 
 const entry = {
 	order_item_id: 500001,
@@ -123,5 +124,59 @@ describe('remember and nextSince', () => {
 		expect(nextSince('not a date', { newestSeen: Date.UTC(2026, 2, 1, 11), pollMs: 0, apiNow }, { overlapSeconds: 60, skewSeconds: 0 })).toBe(
 			'2026-03-01 09:59:29',
 		);
+	});
+});
+
+describe('the hour a wall clock shows twice (the end of daylight saving time)', () => {
+	const HOUR = 3_600_000;
+	// Europe/Berlin on 2026-10-25: 03:00 CEST (UTC+2) becomes 02:00 CET (UTC+1) at 01:00 UTC.
+	const berlin = Date.UTC(2026, 9, 25, 1);
+	test.each([
+		['Europe/Berlin, three hours before', 'Europe/Berlin', berlin - 3 * HOUR + 1000, '2026-10-25 01:59:59'],
+		['Europe/Berlin, in the first pass', 'Europe/Berlin', berlin - 1000, '2026-10-25 01:59:59'],
+		['Europe/Berlin, at the end of the second pass', 'Europe/Berlin', berlin + HOUR, '2026-10-25 01:59:59'],
+		['Europe/Berlin, one second after the second pass', 'Europe/Berlin', berlin + HOUR + 1000, undefined],
+		['Europe/Berlin, more than three hours before', 'Europe/Berlin', berlin - 3 * HOUR - 1000, undefined],
+		['Europe/Berlin, when the clock goes forward (no hour repeats)', 'Europe/Berlin', Date.UTC(2026, 2, 29, 1), undefined],
+		['America/New_York (02:00 EDT becomes 01:00 EST)', 'America/New_York', Date.UTC(2026, 10, 1, 6), '2026-11-01 00:59:59'],
+		['Australia/Lord_Howe (half an hour repeats)', 'Australia/Lord_Howe', Date.UTC(2026, 3, 4, 15) + 30 * 60_000, '2026-04-05 01:29:59'],
+		['UTC', 'UTC', berlin, undefined],
+		['Europe/Istanbul (no daylight saving time)', 'Europe/Istanbul', berlin, undefined],
+	])('%s', (_, zone, nowMs, expected) => {
+		const hold = repeatedHourHold(nowMs, zone);
+		expect(hold === undefined ? undefined : formatApiDateTime(hold)).toBe(expected);
+	});
+
+	test('nextSince never starts the window after holdBelow', () => {
+		const apiNow = Date.UTC(2026, 9, 25, 2, 40);
+		const margins = { overlapSeconds: 60, skewSeconds: 300 };
+		const args = { newestSeen: Date.UTC(2026, 9, 25, 2, 39), pollMs: 0, apiNow };
+		expect(nextSince('2026-10-25 01:00:00', args, margins)).toBe('2026-10-25 02:33:59');
+		expect(nextSince('2026-10-25 01:00:00', { ...args, holdBelow: Date.UTC(2026, 9, 25, 1, 59, 59) }, margins)).toBe('2026-10-25 01:59:59');
+		expect(nextSince('2026-10-25 02:10:00', { ...args, holdBelow: Date.UTC(2026, 9, 25, 1, 59, 59) }, margins)).toBe('2026-10-25 02:10:00');
+	});
+
+	// Polls every 5 minutes of an API that writes local time and stamps a change every minute, from
+	// four hours before the clocks go back to two after: every change is read by some poll.
+	test.each(['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe'])('in %s, polls across the repeated hour read every change', (zone) => {
+		const transitions: Record<string, number> = {
+			'Europe/Berlin': berlin,
+			'America/New_York': Date.UTC(2026, 10, 1, 6),
+			'Australia/Lord_Howe': Date.UTC(2026, 3, 4, 15),
+		};
+		const start = transitions[zone] - 4 * HOUR;
+		const changes: Array<{ realMs: number; stamp: string }> = [];
+		const read = new Set<number>();
+		let since = formatApiDateTime(start - 10 * 60_000, zone);
+		for (let t = start; t <= transitions[zone] + 2 * HOUR; t += 60_000) {
+			changes.push({ realMs: t, stamp: formatApiDateTime(t, zone) });
+			if ((t - start) % (5 * 60_000) !== 0) continue;
+			const sinceMs = parseApiDate(since)!;
+			const window = changes.filter((c) => parseApiDate(c.stamp)! > sinceMs);
+			for (const c of window) read.add(c.realMs);
+			const newestSeen = Math.max(...window.map((c) => parseApiDate(c.stamp)!));
+			since = nextSince(since, { newestSeen, pollMs: 0, apiNow: parseApiDate(formatApiDateTime(t, zone))!, holdBelow: repeatedHourHold(t, zone) }, { overlapSeconds: 60, skewSeconds: 300 });
+		}
+		expect(changes.filter((c) => !read.has(c.realMs)).map((c) => c.stamp)).toEqual([]);
 	});
 });

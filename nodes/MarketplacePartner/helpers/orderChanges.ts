@@ -150,19 +150,51 @@ interface Margins {
  *   (nothing lost) or earlier (more re-reading);
  * - less the overlap, for changes that become visible after later ones (stamped, then committed);
  * - one second less again, since `updated_after` is strict and datetimes are whole seconds;
+ * - not after `holdBelow` (repeatedHourHold: while the API's wall clock repeats an hour);
  * - never before the current start (the window only moves forward), and not at all when the window
  *   held nothing: without a datetime of the API's there is nothing to anchor on.
  */
 export function nextSince(
 	current: string,
-	{ newestSeen, pollMs, apiNow }: { newestSeen: number | undefined; pollMs: number; apiNow: number },
+	{ newestSeen, pollMs, apiNow, holdBelow = Infinity }: { newestSeen: number | undefined; pollMs: number; apiNow: number; holdBelow?: number },
 	{ overlapSeconds, skewSeconds }: Margins,
 ): string {
 	if (newestSeen === undefined) return current;
 	const anchor = Math.min(newestSeen - Math.ceil(pollMs / 1000) * 1000, Math.floor(apiNow / 1000) * 1000 - skewSeconds * 1000);
-	const candidate = anchor - overlapSeconds * 1000 - 1000;
+	const candidate = Math.min(anchor - overlapSeconds * 1000 - 1000, holdBelow);
 	const currentMs = parseApiDate(current) ?? -Infinity;
 	return candidate > currentMs ? formatApiDateTime(candidate) : current;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `ms`, to the second. */
+function offsetAt(ms: number, timeZone: string): number {
+	return wallClockMs(ms, timeZone) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * When the API's wall clock goes back (the end of daylight saving time), it shows an hour twice, and
+ * an API that writes local time stamps the changes of the second pass below those of the first. From
+ * three hours before such a change until the second pass has ended (n8n's clock at `nowMs`), the
+ * window must not start in the repeated hour: returns the wall-clock datetime (as parseApiDate reads
+ * it) one second before that hour, or undefined when `timeZone` repeats no hour around `nowMs`.
+ */
+export function repeatedHourHold(nowMs: number, timeZone: string): number | undefined {
+	const before = offsetAt(nowMs - 3 * HOUR_MS, timeZone);
+	const after = offsetAt(nowMs + 3 * HOUR_MS, timeZone);
+	if (after >= before) return undefined;
+	// The moment of the change, to the second: the offset is `before` up to it and `after` from it.
+	let low = nowMs - 3 * HOUR_MS;
+	let high = nowMs + 3 * HOUR_MS;
+	while (high - low > 1000) {
+		const middle = low + Math.floor((high - low) / 2);
+		if (offsetAt(middle, timeZone) === before) low = middle;
+		else high = middle;
+	}
+	const changeMs = Math.floor(high / 1000) * 1000;
+	if (nowMs > changeMs + (before - after)) return undefined; // the second pass is over
+	return changeMs + after - 1000;
 }
 
 /**

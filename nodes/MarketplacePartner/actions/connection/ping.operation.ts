@@ -6,7 +6,8 @@ import { giveUpAfterOption, optionsCollection } from '../runOptions';
 
 const displayOptions = { show: { resource: ['connection'], operation: ['ping'] } };
 
-export const description = updateDisplayOptions(displayOptions, [optionsCollection(giveUpAfterOption)]);
+// Version 4: no options; a ping gives up after the default Give Up After.
+export const description = updateDisplayOptions(displayOptions, updateDisplayOptions({ show: { '@version': [1, 2, 3] } }, [optionsCollection(giveUpAfterOption)]));
 
 // Stryker disable all: n8n UI description (what a model reads about Connection › Ping used as a tool)
 export const toolDescription =

@@ -46,6 +46,27 @@ function filters(status: INodeProperties): INodeProperties {
 	};
 }
 
+const sortOption: INodeProperties = {
+	displayName: 'Sort',
+	name: 'sort',
+	type: 'options',
+	options: [
+		{
+			name: 'As the API Returns Them',
+			value: 'api',
+			description: 'In the order the marketplace lists them (often the oldest first)',
+		},
+		{
+			name: 'Newest First (Sorted by This Node)',
+			value: 'newestFirst',
+			description: 'Fetches every matching order item, sorts them by created_at, newest first, then applies Limit',
+		},
+	],
+	default: 'api',
+	description:
+		'The API does not say in which order it lists order items. To get the newest, this node fetches all matching items (use filters to keep that small) and sorts them itself.',
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -66,27 +87,9 @@ const properties: INodeProperties[] = [
 	simplifyOption,
 	...updateDisplayOptions({ show: { '@version': [1, 2] } }, [filters(statusText)]),
 	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 3 } }] } }, [filters(statusParameter)]),
-	{
-		displayName: 'Sort',
-		name: 'sort',
-		type: 'options',
-		options: [
-			{
-				name: 'As the API Returns Them',
-				value: 'api',
-				description: 'In the order the marketplace lists them (often the oldest first)',
-			},
-			{
-				name: 'Newest First (Sorted by This Node)',
-				value: 'newestFirst',
-				description: 'Fetches every matching order item, sorts them by created_at, newest first, then applies Limit',
-			},
-		],
-		default: 'api',
-		description:
-			'The API does not say in which order it lists order items. To get the newest, this node fetches all matching items (use filters to keep that small) and sorts them itself.',
-	},
-	optionsCollection(giveUpAfterOption),
+	// Versions 1 to 3: Sort beside Options; version 4: under Options, as n8n's own nodes have it.
+	...updateDisplayOptions({ show: { '@version': [1, 2, 3] } }, [sortOption, optionsCollection(giveUpAfterOption)]),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 4 } }] } }, [optionsCollection(giveUpAfterOption, sortOption)]),
 ];
 
 /** What a model reads about Order › Get Many used as a tool. */
@@ -103,7 +106,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await forEachItem.call(this, async (i) => {
 		const returnAll = this.getNodeParameter('returnAll', i) as boolean;
 		const wanted = returnAll ? Infinity : (toWholeNumber(this.getNodeParameter('limit', i), valueName(this, 'limit', 'Limit'), { min: 1 }) as number);
-		const newestFirst = this.getNodeParameter('sort', i, 'api') === 'newestFirst';
+		const newestFirst = this.getNodeParameter(this.getNode().typeVersion >= 4 ? 'options.sort' : 'sort', i, 'api') === 'newestFirst';
 		// Sorting needs every matching item first: the API's own order is not documented.
 		const limit = newestFirst ? Infinity : wanted;
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;

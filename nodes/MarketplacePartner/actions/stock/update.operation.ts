@@ -252,7 +252,9 @@ const properties: INodeProperties[] = [
 	toolMaxStock,
 	toolAllowZero,
 	toolMaxProducts,
-	optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption),
+	// Version 4 has no Concurrency: 32 in flight, paced down by the node itself under a rate limit.
+	...updateDisplayOptions({ show: { '@version': [1, 2, 3] } }, [optionsCollection(concurrencyOption, giveUpAfterOption, maxStockOption)]),
+	...updateDisplayOptions({ show: { '@version': [{ _cnd: { gte: 4 } }] } }, [optionsCollection(giveUpAfterOption, maxStockOption)]),
 ];
 
 /** What a model reads about Stock › Update used as a tool. */
