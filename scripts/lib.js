@@ -24,14 +24,14 @@ if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be a
 
 /**
  * What each n8n line needs here. 2.x declares Node >= 24: a Node 24 from the npm registry runs it.
- * 1.x runs on this machine's Node 20; its xlsx dependency is a tarball on the vendor's own site (not
- * reachable here), so the registry's xlsx stands in; its expression engine's isolated-vm 6.2 needs
+ * 1.x runs on this machine's Node 20; its xlsx dependency (and that of some 2.x releases, e.g. 2.20.12)
+ * is a tarball on the vendor's own site (not reachable here), so the registry's xlsx stands in; its expression engine's isolated-vm 6.2 needs
  * Node 22, so expressions run on n8n's legacy engine (the one 1.x used by default before). 1.x
  * leaves its settings file (the encryption key) as the umask makes it unless told to enforce 0600,
  * which its own start-up warning recommends; 2.x enforces it by default.
  */
 const PROFILES = {
-  2: { node: '24.21.0', overrides: { linkedom: '0.18.13' }, env: {} },
+  2: { node: '24.21.0', overrides: { linkedom: '0.18.13', xlsx: '0.18.5' }, env: {} },
   1: { node: null, overrides: { linkedom: '0.18.13', xlsx: '0.18.5' }, env: { N8N_EXPRESSION_ENGINE: 'legacy', N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true' } },
 };
 const PROFILE = PROFILES[N8N_MAJOR];

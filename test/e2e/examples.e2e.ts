@@ -370,6 +370,15 @@ describe('the examples in real n8n', () => {
 				ship_to: `${created.customer.full_name}, ${created.customer.address}`,
 			});
 			expect((await sb.control('GET', '/stats')).byEndpoint['GET /order_detail.php 200']).toBe(1);
+
+			// The marketplace's retry of the same delivery (its own id) is answered and runs nothing:
+			// the id was saved before the first answer, whenever this n8n reads the webhook's response.
+			await sb.control('POST', `/deliveries/${created.deliveries[0].deliveryId}/resend`, {});
+			await sb.control('POST', '/deliveries/wait');
+			const again = await sb.control('GET', `/deliveries?deliveryId=${created.deliveries[0].deliveryId}`);
+			expect(again.slice(1).map((a: { statusCode: number; responseBody: string }) => [a.statusCode, a.responseBody])).toEqual([[200, 'OK: duplicate delivery']]);
+			await new Promise((r) => setTimeout(r, 2000));
+			expect(await executions()).toHaveLength(1);
 		});
 
 		test('Incremental order sync: the published Orders Trigger runs once per change, also across a restart of n8n', async () => {
