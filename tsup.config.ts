@@ -6,7 +6,7 @@ export default defineConfig({
 	entry: {
 		'credentials/MarketplacePartnerApi.credentials': 'credentials/MarketplacePartnerApi.credentials.ts',
 		'nodes/MarketplacePartner/MarketplacePartner.node': 'nodes/MarketplacePartner/MarketplacePartner.node.ts',
-		'nodes/MarketplacePartner/MarketplacePartnerTrigger.node': 'nodes/MarketplacePartner/MarketplacePartnerTrigger.node.ts',
+		'nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node': 'nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.ts',
 		'nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node': 'nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.ts',
 	},
 	outDir: 'dist',

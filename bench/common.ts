@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signRequest } from '../nodes/MarketplacePartner/transport/signing';
+import { signRequest } from '../nodes/shared/transport/signing';
 
 // n8n-core needs its user folder before it loads.
 process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-partner-bench-'));

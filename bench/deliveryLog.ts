@@ -9,7 +9,7 @@
 // database round trip comes on top.
 import { randomBytes } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
-import { keysOf, MAX_DELIVERY_IDS, ProcessRecord, seenBefore } from '../nodes/MarketplacePartner/helpers/deliveryLog';
+import { keysOf, MAX_DELIVERY_IDS, ProcessRecord, seenBefore } from '../nodes/MarketplacePartnerTrigger/deliveryLog';
 
 const NODE_KEY = 'node:Order Created';
 const newId = () => `whd_${randomBytes(12).toString('hex')}`;

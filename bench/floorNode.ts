@@ -2,7 +2,7 @@
 // (this.helpers.httpRequest), with nothing else: no validation, retries, error mapping or pairing
 // work. Our node measured against it shows our own overhead; it against raw undici shows n8n's.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { buildQueryString } from '../nodes/MarketplacePartner/transport/signing';
+import { buildQueryString } from '../nodes/shared/transport/signing';
 import { signedHeaders } from './common';
 
 export const FLOOR_TYPE = 'bench.floor';

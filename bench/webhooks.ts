@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import type { IDataObject } from 'n8n-workflow';
-import { ENTRY_CHARS, MAX_DELIVERY_IDS } from '../nodes/MarketplacePartner/helpers/deliveryLog';
+import { ENTRY_CHARS, MAX_DELIVERY_IDS } from '../nodes/MarketplacePartnerTrigger/deliveryLog';
 import { n8nRest } from '../test/helpers/n8nRest';
 import { startTriggerServer } from '../test/helpers/triggerServer';
 import { loadHarness } from './common';
@@ -232,7 +232,7 @@ const cut = (record: IDataObject, share: number): IDataObject =>
 async function fullRecord(): Promise<{ staticData: IDataObject; bytes: number }> {
 	await loadHarness(); // n8n-core's engine with the built classes registered
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { MarketplacePartnerTrigger } = require(path.join(__dirname, '../dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js'));
+	const { MarketplacePartnerTrigger } = require(path.join(__dirname, '../dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.js'));
 	const store = { json: '{}' };
 	// A workflow and deliveries of their own for each fill: the trigger's process memory of an earlier fill would take these as repeats.
 	const fill = `benchFill${Date.now().toString(36)}`;

@@ -6,9 +6,9 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { DEFAULT_HEADER_PREFIX } from '../nodes/MarketplacePartner/transport/credentials';
-import { signRequestOptions } from '../nodes/MarketplacePartner/transport/requestSigner';
-import { FALSE_FLAG_SPELLINGS } from '../nodes/MarketplacePartner/transport/answers';
+import { DEFAULT_HEADER_PREFIX } from '../nodes/shared/transport/credentials';
+import { signRequestOptions } from '../nodes/shared/transport/requestSigner';
+import { FALSE_FLAG_SPELLINGS } from '../nodes/shared/transport/answerReading';
 
 export class MarketplacePartnerApi implements ICredentialType {
 	name = 'marketplacePartnerApi';

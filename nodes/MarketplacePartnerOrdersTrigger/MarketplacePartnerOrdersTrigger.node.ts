@@ -8,17 +8,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { getStatuses } from '../MarketplacePartner/methods/listSearch';
-import { statusParameter } from '../MarketplacePartner/helpers/statusParameter';
-import { optionsCollection } from '../MarketplacePartner/actions/runOptions';
-import { apiCredentials, apiRequest } from '../MarketplacePartner/transport';
-import { PageCheck, statusMatches } from '../MarketplacePartner/transport/answers';
-import { explainEmptyList, listRequestOf, reportPage, STATUS_PAGES, walkOrders } from '../MarketplacePartner/transport/orderPages';
-import { runPolicyOf, startRun } from '../MarketplacePartner/transport/runPolicy';
-import { tellUser } from '../MarketplacePartner/transport/runReport';
-import { mapWithConcurrency } from '../MarketplacePartner/transport/concurrency';
-import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../MarketplacePartner/helpers/values';
-import { jsonPreview, textOf } from '../MarketplacePartner/helpers/untrusted';
-import { changeKey, withIsoDates, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, repeatedHourHold, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../MarketplacePartner/helpers/orderChanges';
+import { statusParameter } from '../shared/helpers/statusParameter';
+import { optionsCollection } from '../shared/runOptions';
+import { apiCredentials, apiRequest } from '../shared/transport';
+import { PageCheck, statusMatches } from '../shared/transport/answerReading';
+import { explainEmptyList, listRequestOf, reportPage, STATUS_PAGES, walkOrders } from '../shared/transport/orderPages';
+import { runPolicyOf, startRun } from '../shared/transport/runPolicy';
+import { tellUser } from '../shared/transport/runReport';
+import { mapWithConcurrency } from '../shared/transport/concurrency';
+import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../shared/helpers/values';
+import { jsonPreview, textOf } from '../shared/helpers/networkText';
+import { changeKey, withIsoDates, firstSince, MAX_SEEN_KEYS, nextSince, orderItemKey, parseApiDate, readState, remember, repeatedHourHold, seenSets, UNREADABLE_KEEP_MS, wallClockMs } from '../shared/helpers/orderChanges';
 
 const PAGE_SIZE = 100; // the API's maximum
 /** Scans of one window before a poll gives up on a list that keeps moving (see scanWindow). */
@@ -109,7 +109,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Marketplace Partner Orders Trigger',
 		name: 'marketplacePartnerOrdersTrigger',
-		icon: { light: 'file:../MarketplacePartner/marketplacePartner.svg', dark: 'file:../MarketplacePartner/marketplacePartner.dark.svg' },
+		icon: { light: 'file:marketplacePartner.svg', dark: 'file:marketplacePartner.dark.svg' },
 		group: ['trigger'],
 		// Version 3: no Clock Skew Allowance, Detail Concurrency or Overlap (their defaults hold).
 		version: [1, 2, 3],

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
-import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
 import { CONTRACT_FILE, packageNodeTypes } from './nodes';
 import { additions, breakingChanges, contractOf, nodeTypesOf, type Contract } from './parameters';
 

@@ -8,7 +8,7 @@ import type { IConnections, IDataObject, INode, INodeExecutionData, INodeType } 
 import { NodeHelpers } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
-import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
 import { credentialsFor, registerNodeType, runWorkflow } from '../helpers/n8n';
 import { PollHarness } from '../helpers/poll';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';

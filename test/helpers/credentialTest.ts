@@ -17,7 +17,7 @@ import { createEmptyRunExecutionData, Workflow } from 'n8n-workflow';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
 import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
-import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
 import { createAdditionalData } from './n8n';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';

@@ -2,7 +2,7 @@
 // A signed Partner API client on undici, independent of the sandbox (it signs with the node's pure
 // signing functions, so every sandbox test is also a check of two separate implementations).
 import { Agent, request } from 'undici';
-import { signRequest } from '../../nodes/MarketplacePartner/transport/signing';
+import { signRequest } from '../../nodes/shared/transport/signing';
 
 export interface CallOptions {
 	body?: string;

@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import { WebhookContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeExecutionData, IWebhookData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
-import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
 import { createAdditionalData } from './n8n';
 
 export interface TriggerServer {

@@ -19,15 +19,16 @@ export default {
 	coverageAnalysis: 'perTest',
 	mutate: [
 		'credentials/*.ts',
-		'nodes/MarketplacePartner/transport/**/*.ts',
+		// What the nodes and the credential share: transport (HTTP, signing, errors, retries) and helpers.
+		'nodes/shared/**/*.ts',
 		'nodes/MarketplacePartner/helpers/**/*.ts',
 		// The editor's lists (order items, statuses) and the stock columns the mapper offers.
 		'nodes/MarketplacePartner/methods/**/*.ts',
 		// Every operation and what runs them; the *.resource.ts files only list descriptions.
 		'nodes/MarketplacePartner/actions/**/*.ts',
 		'!nodes/MarketplacePartner/actions/**/*.resource.ts',
-		// The webhook trigger and the polling trigger.
-		'nodes/MarketplacePartner/*Trigger.node.ts',
+		// The webhook trigger (its signature checks and delivery record) and the polling trigger.
+		'nodes/MarketplacePartnerTrigger/*.ts',
 		'nodes/MarketplacePartnerOrdersTrigger/*.node.ts',
 		// The sandbox's request and webhook signing and its data rules, also once split into modules.
 		'sandbox/auth.js',

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { apiErrorFromResponse, readBody, readErrorBody } from '../../nodes/MarketplacePartner/transport/errors';
-import { successData } from '../../nodes/MarketplacePartner/transport/answers';
+import { apiErrorFromResponse, readBody, readErrorBody } from '../../nodes/shared/transport/errors';
+import { successData } from '../../nodes/shared/transport/answerReading';
 import { Budget, HOSTILE_TEXTS, nested } from '../helpers/budget';
 import { anyText, anyValue, bigText, byteText, INHERITED } from '../helpers/arbitraries';
 

@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { MAX_WALK_ORDERS, MAX_WALK_PAGES, PageCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/MarketplacePartner/transport/answers';
+import { MAX_WALK_ORDERS, MAX_WALK_PAGES, PageCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/shared/transport/answerReading';
 
 const node = { name: 'Marketplace Partner', type: 'marketplacePartner', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const page = (...ids: Array<number | string>) => ids.map((order_item_id) => ({ order_item_id }));

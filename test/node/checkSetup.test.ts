@@ -1,7 +1,7 @@
 // Connection › Check Setup, run by n8n's engine against the sandbox over HTTP in each of its
 // answer styles: the report says what the sandbox plays, and what to set.
 import type { IDataObject } from 'n8n-workflow';
-import { MAX_CLOCK_OFFSET_SEC } from '../../nodes/MarketplacePartner/transport';
+import { MAX_CLOCK_OFFSET_SEC } from '../../nodes/shared/transport';
 import { checkSetupAgainst } from '../helpers/checkSetupRun';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';

@@ -10,7 +10,7 @@ import {
 	notHttpError,
 	ssrfBlockedError,
 	readErrorBody,
-} from '../../nodes/MarketplacePartner/transport/errors';
+} from '../../nodes/shared/transport/errors';
 
 const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
 

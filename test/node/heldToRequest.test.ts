@@ -7,7 +7,7 @@ import { credentialsFor, hintsOf, runNode } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { testCredential } from '../helpers/credentialTest';
 import fc from 'fast-check';
-import { cut } from '../../nodes/MarketplacePartner/helpers/untrusted';
+import { cut } from '../../nodes/shared/helpers/networkText';
 import { ok, startScriptedApi, type Answer, type ScriptedApi, type ScriptedRequest } from '../helpers/scriptedApi';
 
 const getMany = { resource: 'order', operation: 'getMany' };

@@ -1,6 +1,6 @@
 // The run's shared policy on its own, on a fake clock: how many requests it lets into flight and how
 // fast it starts them as 429s and answers come. Every branch of the pacing has its case here.
-import { RunPolicy } from '../../nodes/MarketplacePartner/transport/runPolicy';
+import { RunPolicy } from '../../nodes/shared/transport/runPolicy';
 
 /** Asks for `n` slots (retries when `retry`); `granted()` tells how many have been granted so far. */
 function ask(policy: RunPolicy, n: number, retry = false) {

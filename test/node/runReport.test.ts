@@ -3,8 +3,8 @@
 import { credentialsFor, hintsOf, NODE_NAME, runNode } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { RunPolicy } from '../../nodes/MarketplacePartner/transport/runPolicy';
-import { RunReport } from '../../nodes/MarketplacePartner/transport/runReport';
+import { RunPolicy } from '../../nodes/shared/transport/runPolicy';
+import { RunReport } from '../../nodes/shared/transport/runReport';
 
 type Run = Awaited<ReturnType<typeof runNode>>;
 const messages = (run: Run) => hintsOf(run).map((h) => h.message);

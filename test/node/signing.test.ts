@@ -1,14 +1,14 @@
 // The node's signing, checked against vectors computed by openssl (test/fixtures/make-vectors.sh).
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import vectors from '../fixtures/signature-vectors.json';
-import { signRequestOptions } from '../../nodes/MarketplacePartner/transport/requestSigner';
+import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 import {
 	buildQueryString,
 	buildSignedText,
 	encodeRfc3986,
 	pathRelativeToBase,
 	signRequest,
-} from '../../nodes/MarketplacePartner/transport/signing';
+} from '../../nodes/shared/transport/signing';
 
 const byName = (name: string) => vectors.requests.find((v) => v.name === name)!;
 const BASE = 'https://partner.example.com/api/partner/v1';

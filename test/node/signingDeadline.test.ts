@@ -4,7 +4,7 @@
 // reachable shows only after a full collection, V8's gc, exposed here.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { signRequestOptions } from '../../nodes/MarketplacePartner/transport/requestSigner';
+import { signRequestOptions } from '../../nodes/shared/transport/requestSigner';
 
 const BASE = 'https://partner.example.com/api/partner/v1';
 const creds = { baseUrl: BASE, clientId: 'cli_test', clientSecret: 'a-secret-of-this-file', headerPrefix: 'X-SVC-' };

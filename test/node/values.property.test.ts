@@ -1,17 +1,17 @@
 // Property-based tests of what the node reads from sheets, expressions and the API besides answers
 // (issue 31): datetimes (helpers/values.ts, the Orders Trigger's parseApiDate), SKUs and whole
 // numbers, columns found by header, the credential's Base URL, and the bounded readers behind
-// every message (helpers/untrusted.ts). Whatever the value: the result or a clear Error naming
+// every message (helpers/networkText.ts). Whatever the value: the result or a clear Error naming
 // the field, never another throw, never a backtracking regular expression (a time budget per KB).
 import fc from 'fast-check';
-import { formatApiDateTime, toApiDateTime, toSku, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
-import { parseApiDate } from '../../nodes/MarketplacePartner/helpers/orderChanges';
-import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columns';
-import { stockColumns } from '../../nodes/MarketplacePartner/actions/stock/columns';
-import { parseCredentials } from '../../nodes/MarketplacePartner/transport/credentials';
+import { formatApiDateTime, toApiDateTime, toSku, toWholeNumber } from '../../nodes/shared/helpers/values';
+import { parseApiDate } from '../../nodes/shared/helpers/orderChanges';
+import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columnNames';
+import { stockColumns } from '../../nodes/MarketplacePartner/actions/stock/stockColumns';
+import { parseCredentials } from '../../nodes/shared/transport/credentials';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
-import { pathRelativeToBase } from '../../nodes/MarketplacePartner/transport/signing';
-import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../../nodes/MarketplacePartner/helpers/untrusted';
+import { pathRelativeToBase } from '../../nodes/shared/transport/signing';
+import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../../nodes/shared/helpers/networkText';
 import { Budget, HOSTILE_TEXTS, nested } from '../helpers/budget';
 import { anyText, anyValue, bigText, INHERITED, trickyText } from '../helpers/arbitraries';
 

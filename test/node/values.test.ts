@@ -1,5 +1,5 @@
-import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columns';
-import { checkTimeZone, formatApiDateTime, toApiDateTime, toSku, toWholeNumber } from '../../nodes/MarketplacePartner/helpers/values';
+import { columnFinder, headerKey } from '../../nodes/MarketplacePartner/helpers/columnNames';
+import { checkTimeZone, formatApiDateTime, toApiDateTime, toSku, toWholeNumber } from '../../nodes/shared/helpers/values';
 
 describe('toWholeNumber: spreadsheet values', () => {
 	test.each([

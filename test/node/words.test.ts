@@ -4,7 +4,7 @@
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.credentials';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
-import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node';
+import { MarketplacePartnerTrigger } from '../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node';
 import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 
 type Text = { where: string; text: string };

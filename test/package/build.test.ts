@@ -57,7 +57,7 @@ describe('package', () => {
 			expect.arrayContaining([
 				'dist/credentials/MarketplacePartnerApi.credentials.js',
 				'dist/nodes/MarketplacePartner/MarketplacePartner.node.js',
-				'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.js',
+				'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.js',
 				'dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.js',
 			]),
 		);
@@ -67,7 +67,7 @@ describe('package', () => {
 			'dist/nodes/MarketplacePartner/marketplacePartner.dark.svg',
 			'dist/nodes/MarketplacePartner/MarketplacePartner.node.json',
 			'dist/credentials/marketplacePartner.svg',
-			'dist/nodes/MarketplacePartner/MarketplacePartnerTrigger.node.json',
+			'dist/nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node.json',
 			'dist/nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node.json',
 		]) {
 			expect(existsSync(path.join(root, file))).toBe(true);
@@ -80,7 +80,7 @@ describe('package', () => {
 	test('each trigger ships the output schema n8n resolves for it, in its own place', () => {
 		const files = pkg.n8n.nodes.slice(1).map((node: string) => outputSchemaFile(path.dirname(node)));
 		expect(files.map((file: string) => path.relative(root, file))).toEqual([
-			'dist/nodes/MarketplacePartner/__schema__/v1.0.0.json',
+			'dist/nodes/MarketplacePartnerTrigger/__schema__/v1.0.0.json',
 			'dist/nodes/MarketplacePartnerOrdersTrigger/__schema__/v1.0.0.json',
 		]);
 		const [webhook, orders] = files.map(readSchema);
@@ -137,7 +137,7 @@ describe('package', () => {
 		const files: string[] = report.files.map((f: { path: string }) => f.path);
 		const others = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json'];
 		expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(others);
-		expect(files).toEqual(expect.arrayContaining(['dist/nodes/MarketplacePartner/__schema__/v1.0.0.json', 'dist/nodes/MarketplacePartnerOrdersTrigger/__schema__/v1.0.0.json']));
+		expect(files).toEqual(expect.arrayContaining(['dist/nodes/MarketplacePartnerTrigger/__schema__/v1.0.0.json', 'dist/nodes/MarketplacePartnerOrdersTrigger/__schema__/v1.0.0.json']));
 	});
 
 	test('author, repository and bugs name the same public GitHub repository (n8n verification)', () => {

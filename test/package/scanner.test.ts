@@ -22,7 +22,7 @@ test('the scanner is not fooled by an eslint-disable comment: a planted helpers.
 	const copy = mkdtempSync(path.join(tmpdir(), 'n8n-partner-scan-test-'));
 	try {
 		for (const item of ['package.json', 'nodes', 'credentials']) cpSync(path.join(root, item), path.join(copy, item), { recursive: true });
-		const file = path.join(copy, 'nodes/MarketplacePartner/transport/planted.ts');
+		const file = path.join(copy, 'nodes/shared/transport/planted.ts');
 		writeFileSync(
 			file,
 			"import type { ICredentialTestFunctions } from 'n8n-workflow';\n" +

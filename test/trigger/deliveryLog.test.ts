@@ -15,7 +15,7 @@ import {
 	recordOf,
 	seenBefore,
 	signedDigest,
-} from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+} from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

@@ -3,9 +3,9 @@
 // Prefix and the secrets as every other reader of the credential does. Through n8n-core's poll
 // executor and webhook path, over loopback.
 import type { IDataObject } from 'n8n-workflow';
-import { formatApiDateTime } from '../../nodes/MarketplacePartner/helpers/values';
-import { MAX_SEEN_KEYS, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
-import { logOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, signedDigest } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
+import { formatApiDateTime } from '../../nodes/shared/helpers/values';
+import { MAX_SEEN_KEYS, remember } from '../../nodes/shared/helpers/orderChanges';
+import { logOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, signedDigest } from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
 import { credentialsFor } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { PollHarness } from '../helpers/poll';

@@ -2,7 +2,7 @@
 // (issue 52, item 6): known answers across zones and DST, and a property over any moment and zone.
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { toIsoDateTime, withIsoDates } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { toIsoDateTime, withIsoDates } from '../../nodes/shared/helpers/orderChanges';
 import { anyValue } from '../helpers/arbitraries';
 
 const ZONES = ['UTC', 'Europe/Istanbul', 'America/New_York', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Berlin'];

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { changeKey, parseApiDate, remember } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { changeKey, parseApiDate, remember } from '../../nodes/shared/helpers/orderChanges';
 import { Budget, nested } from '../helpers/budget';
 import { anyText, anyValue, INHERITED } from '../helpers/arbitraries';
 

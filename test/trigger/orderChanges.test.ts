@@ -1,8 +1,8 @@
 // The Orders Trigger's memory as plain functions: what a state's key is made of, which saved data
 // counts as a state, and how datetimes are read. The poll tests show them at work against the sandbox.
 import { createHash } from 'node:crypto';
-import { formatApiDateTime } from '../../nodes/MarketplacePartner/helpers/values';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, repeatedHourHold } from '../../nodes/MarketplacePartner/helpers/orderChanges';
+import { formatApiDateTime } from '../../nodes/shared/helpers/values';
+import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, repeatedHourHold } from '../../nodes/shared/helpers/orderChanges';
 
 const entry = {
 	order_item_id: 500001,

@@ -1,5 +1,5 @@
 // The trigger's reuse of a credential it read a moment ago, over plain values and a clock given.
-import { CREDENTIAL_REFRESH_MS, CREDENTIAL_REUSE_MS, RecentCredentials } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
+import { CREDENTIAL_REFRESH_MS, CREDENTIAL_REUSE_MS, RecentCredentials } from '../../nodes/MarketplacePartnerTrigger/recentCredentials';
 
 describe('a credential read for a trigger is reused for a few seconds', () => {
 	/** A read that counts itself and gives `read 1`, `read 2`, … */

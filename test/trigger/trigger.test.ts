@@ -2,8 +2,8 @@
 // The trigger's webhook(), fed real deliveries from the sandbox's own webhook sender over loopback.
 import { sleep, type IDataObject } from 'n8n-workflow';
 import { request } from 'undici';
-import { entriesIn, idDigest, recordOf } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
-import { CREDENTIAL_REFRESH_MS } from '../../nodes/MarketplacePartner/helpers/recentCredentials';
+import { entriesIn, idDigest, recordOf } from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
+import { CREDENTIAL_REFRESH_MS } from '../../nodes/MarketplacePartnerTrigger/recentCredentials';
 import { logsSince, mark } from '../helpers/logs';
 import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { credentialsFor } from '../helpers/n8n';
@@ -62,8 +62,8 @@ describe('Marketplace Partner Trigger', () => {
 	});
 
 	test('its items fit the output schema n8n serves for the node (with Include Headers too)', async () => {
-		const file = outputSchemaFile('nodes/MarketplacePartner');
-		expect(file).toMatch(/nodes\/MarketplacePartner\/__schema__\/v1\.0\.0\.json$/);
+		const file = outputSchemaFile('nodes/MarketplacePartnerTrigger');
+		expect(file).toMatch(/nodes\/MarketplacePartnerTrigger\/__schema__\/v1\.0\.0\.json$/);
 		const s = await listen(creds(), { events: ['*'], options: { includeHeaders: true } });
 		await sb.control('POST', '/orders', { clientId: app().clientId });
 		expect(await delivered()).toEqual([200]);
@@ -571,7 +571,7 @@ describe('Marketplace Partner Trigger', () => {
 	});
 
 	test('activation and deactivation need no call to the marketplace: n8n is told they succeeded', async () => {
-		const { MarketplacePartnerTrigger } = await import('../../nodes/MarketplacePartner/MarketplacePartnerTrigger.node');
+		const { MarketplacePartnerTrigger } = await import('../../nodes/MarketplacePartnerTrigger/MarketplacePartnerTrigger.node');
 		const hooks = new MarketplacePartnerTrigger().webhookMethods.default;
 		const context = {} as never;
 		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { eventRecord, markedRef } from '../../nodes/MarketplacePartner/helpers/events';
+import { eventRecord, markedRef } from '../../nodes/shared/helpers/events';
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
 import { PollHarness } from '../helpers/poll';
@@ -76,7 +76,7 @@ describe('Marketplace Partner Trigger, version 2', () => {
 	});
 
 	test("every event's item fits the output schema n8n serves for version 2", async () => {
-		const file = outputSchemaFile('nodes/MarketplacePartner', 2);
+		const file = outputSchemaFile('nodes/MarketplacePartnerTrigger', 2);
 		expect(file).toMatch(/__schema__\/v2\.0\.0\.json$/);
 		const s = await listen({ events: ['*'], options: { includeHeaders: true } });
 		const { order } = await sb.control('POST', '/orders', { clientId: app().clientId });

@@ -6,8 +6,8 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { entriesIn, keysOf, ProcessRecord, recordOf, seenBefore } from '../../nodes/MarketplacePartner/helpers/deliveryLog';
-import { readWebhook, type WebhookCheck } from '../../nodes/MarketplacePartner/transport/webhookSignature';
+import { entriesIn, keysOf, ProcessRecord, recordOf, seenBefore } from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
+import { readWebhook, type WebhookCheck } from '../../nodes/MarketplacePartnerTrigger/webhookSignature';
 
 const NOW_MS = Date.UTC(2026, 10, 25, 12);
 const NOW = String(NOW_MS / 1000);

@@ -11,7 +11,7 @@ import {
 	readWebhook,
 	signatureMatches,
 	timestampIsFresh,
-} from '../../nodes/MarketplacePartner/transport/webhookSignature';
+} from '../../nodes/MarketplacePartnerTrigger/webhookSignature';
 
 const ts = String(vectors.timestamp);
 const [order, empty] = vectors.webhooks;

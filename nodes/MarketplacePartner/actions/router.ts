@@ -4,9 +4,9 @@ import * as connection from './connection/Connection.resource';
 import * as order from './order/Order.resource';
 import * as otherEndpoint from './otherEndpoint/OtherEndpoint.resource';
 import * as stock from './stock/Stock.resource';
-import { readRunOptions } from './runOptions';
-import { startRun } from '../transport/runPolicy';
-import { tellUser } from '../transport/runReport';
+import { readRunOptions } from '../../shared/runOptions';
+import { startRun } from '../../shared/transport/runPolicy';
+import { tellUser } from '../../shared/transport/runReport';
 
 /** n8n's "Custom API Call" entry (n8n's own name and value: the editor recognises it by the value). */
 export const CUSTOM_API_CALL = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' } as const;

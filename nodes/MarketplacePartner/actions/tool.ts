@@ -2,7 +2,7 @@
 // tool variant from this node's description ("usableAsTool"), with the replacements made here, and
 // runs the same execute: a model's arguments arrive through $fromAI() in the parameters.
 import type { IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
-import { isRecord } from '../helpers/events';
+import { isRecord } from '../../shared/helpers/events';
 
 /** Whether this node runs as a tool: n8n names the tool variant's type after the node's, plus "Tool". */
 export function isTool(context: { getNode(): INode }): boolean {

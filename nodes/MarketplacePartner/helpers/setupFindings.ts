@@ -2,9 +2,9 @@
 // each verdict is tested on its own. The spec leaves these points "not shown"; the node copes with
 // every answer here, and the findings tell the user which settings their marketplace needs.
 import type { IDataObject } from 'n8n-workflow';
-import { readFlag } from '../transport/answers';
-import { jsonPreview } from './untrusted';
-import { parseApiDate, wallClockMs } from './orderChanges';
+import { readFlag } from '../../shared/transport/answerReading';
+import { jsonPreview } from '../../shared/helpers/networkText';
+import { parseApiDate, wallClockMs } from '../../shared/helpers/orderChanges';
 
 /** How a value is written: `number 1`, `string "1"`, `boolean true`, `absent`. */
 export function writtenAs(value: unknown): string {

@@ -1,9 +1,9 @@
 // The editor's lists: the order items to pick from (Order › Get), searchable by order number and
 // product, and the order statuses the API writes (Order › Get Many's Status filter).
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
-import { knownStatuses, STATUS_PAGES, walkOrders } from '../transport/orderPages';
-import { startRun } from '../transport/runPolicy';
-import { oneLine, textOf } from '../helpers/untrusted';
+import { knownStatuses, STATUS_PAGES, walkOrders } from '../../shared/transport/orderPages';
+import { startRun } from '../../shared/transport/runPolicy';
+import { oneLine, textOf } from '../../shared/helpers/networkText';
 
 /** Order items per answer before the editor asks for more (as the user scrolls). */
 const RESULTS = 50;

@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
-import { resourceMapperFields, type IdentifyBy } from '../actions/stock/columns';
+import { resourceMapperFields, type IdentifyBy } from '../actions/stock/stockColumns';
 
 /** Stock › Update's columns: the product's identifier as chosen, then stock, variant, reference. */
 export async function getStockColumns(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {

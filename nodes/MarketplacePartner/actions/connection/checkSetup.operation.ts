@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { forEachItem } from '../../helpers/items';
-import { parseApiDate } from '../../helpers/orderChanges';
-import { cut } from '../../helpers/untrusted';
-import { formatApiDateTime, toSku, toWholeNumber } from '../../helpers/values';
+import { forEachItem } from '../../../shared/helpers/items';
+import { parseApiDate } from '../../../shared/helpers/orderChanges';
+import { cut } from '../../../shared/helpers/networkText';
+import { formatApiDateTime, toSku, toWholeNumber } from '../../../shared/helpers/values';
 import {
 	errorShape,
 	formatOffset,
@@ -15,10 +15,10 @@ import {
 	zoneOffsetMinutes,
 	zonesAtOffset,
 } from '../../helpers/setupFindings';
-import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../transport';
-import { PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../transport/answers';
-import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../transport/errors';
-import { giveUpAfterOption, optionsCollection } from '../runOptions';
+import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../../shared/transport';
+import { PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../../shared/transport/answerReading';
+import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../../shared/transport/errors';
+import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 
 /** Asked for by the list check: the spec's maximum page size. */
 const PAGE_SIZE = 100;

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { forEachItem } from '../../helpers/items';
-import { apiRequest } from '../../transport';
-import { giveUpAfterOption, optionsCollection } from '../runOptions';
+import { forEachItem } from '../../../shared/helpers/items';
+import { apiRequest } from '../../../shared/transport';
+import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 
 const displayOptions = { show: { resource: ['connection'], operation: ['ping'] } };
 

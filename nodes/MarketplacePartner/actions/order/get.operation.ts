@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
-import { toWholeNumber } from '../../helpers/values';
-import { forEachItem } from '../../helpers/items';
-import { simplifyOrderItem } from '../../helpers/simplify';
-import { apiCredentials, apiRequest } from '../../transport';
-import { withIsoDates } from '../../helpers/orderChanges';
-import { isRecord } from '../../helpers/events';
-import { walkOrders } from '../../transport/orderPages';
-import { cut, textOf } from '../../helpers/untrusted';
-import { explainOrderDetail } from '../../transport/errors';
-import { giveUpAfterOption, optionsCollection } from '../runOptions';
+import { toWholeNumber } from '../../../shared/helpers/values';
+import { forEachItem } from '../../../shared/helpers/items';
+import { simplifyOrderItem } from '../../helpers/simplifyOrderItem';
+import { apiCredentials, apiRequest } from '../../../shared/transport';
+import { withIsoDates } from '../../../shared/helpers/orderChanges';
+import { isRecord } from '../../../shared/helpers/events';
+import { walkOrders } from '../../../shared/transport/orderPages';
+import { cut, textOf } from '../../../shared/helpers/networkText';
+import { explainOrderDetail } from '../../../shared/transport/errors';
+import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 import { isTool, valueName } from '../tool';
-import { simplifyOption } from './simplify';
+import { simplifyOption } from './simplifyOption';
 
 /** An order item id, as the editor checks By ID before anything runs: digits only. */
 const ORDER_ITEM_ID_PATTERN = '^\\s*[0-9]+\\s*$';

@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { toApiDateTime, toStatusFilter, toWholeNumber } from '../../helpers/values';
-import { forEachItem } from '../../helpers/items';
-import { simplifyOrderItem } from '../../helpers/simplify';
-import { withIsoDates } from '../../helpers/orderChanges';
-import { apiCredentials } from '../../transport';
-import { explainEmptyList, MAX_PAGE_SIZE, walkOrders } from '../../transport/orderPages';
-import { runPolicyOf } from '../../transport/runPolicy';
-import { giveUpAfterOption, optionsCollection } from '../runOptions';
-import { simplifyOption } from './simplify';
+import { toApiDateTime, toStatusFilter, toWholeNumber } from '../../../shared/helpers/values';
+import { forEachItem } from '../../../shared/helpers/items';
+import { simplifyOrderItem } from '../../helpers/simplifyOrderItem';
+import { withIsoDates } from '../../../shared/helpers/orderChanges';
+import { apiCredentials } from '../../../shared/transport';
+import { explainEmptyList, MAX_PAGE_SIZE, walkOrders } from '../../../shared/transport/orderPages';
+import { runPolicyOf } from '../../../shared/transport/runPolicy';
+import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
+import { simplifyOption } from './simplifyOption';
 import { valueName } from '../tool';
-import { textOf } from '../../helpers/untrusted';
-import { statusParameter } from '../../helpers/statusParameter';
+import { textOf } from '../../../shared/helpers/networkText';
+import { statusParameter } from '../../../shared/helpers/statusParameter';
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 /** Versions 1 and 2: the status typed as text. */

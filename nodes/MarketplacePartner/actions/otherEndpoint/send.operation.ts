@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
-import { forEachItem } from '../../helpers/items';
-import { cut, textOf } from '../../helpers/untrusted';
-import { apiRequest, type Path } from '../../transport';
-import type { QueryValue } from '../../transport/signing';
-import { giveUpAfterOption, optionsCollection } from '../runOptions';
+import { forEachItem } from '../../../shared/helpers/items';
+import { cut, textOf } from '../../../shared/helpers/networkText';
+import { apiRequest, type Path } from '../../../shared/transport';
+import type { QueryValue } from '../../../shared/transport/signing';
+import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 
 const displayOptions = { show: { resource: ['otherEndpoint'], operation: ['send'] } };
 

@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeParameterValueType } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { columnFinder } from '../../helpers/columns';
+import { columnFinder } from '../../helpers/columnNames';
 import { parameterReader } from '../../helpers/parameters';
-import { toSku, toWholeNumber, type EmptyWord } from '../../helpers/values';
-import { errorItem, rowOf, sheetRowOf, toNodeError } from '../../helpers/items';
-import { apiRequest } from '../../transport';
-import { explainBySku } from '../../transport/errors';
-import { mapWithConcurrency } from '../../transport/concurrency';
-import { runPolicyOf } from '../../transport/runPolicy';
-import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../runOptions';
+import { toSku, toWholeNumber, type EmptyWord } from '../../../shared/helpers/values';
+import { errorItem, rowOf, sheetRowOf, toNodeError } from '../../../shared/helpers/items';
+import { apiRequest } from '../../../shared/transport';
+import { explainBySku } from '../../../shared/transport/errors';
+import { mapWithConcurrency } from '../../../shared/transport/concurrency';
+import { runPolicyOf } from '../../../shared/transport/runPolicy';
+import { concurrencyOption, giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 import { isTool, modelRunOf } from '../tool';
-import { markedRef } from '../../helpers/events';
-import { otherIdentifier, stockColumns, type IdentifyBy, type StockColumn } from './columns';
+import { markedRef } from '../../../shared/helpers/events';
+import { otherIdentifier, stockColumns, type IdentifyBy, type StockColumn } from './stockColumns';
 
 /**
  * Rows in progress at once. A row waiting for its retry holds no request slot (the run's policy

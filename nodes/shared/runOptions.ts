@@ -2,8 +2,8 @@
 // operations that send many requests at once) how many requests it keeps in flight.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { toWholeNumber } from '../helpers/values';
-import { DEFAULT_GIVE_UP_AFTER_SEC, type RunOptions } from '../transport/runPolicy';
+import { toWholeNumber } from './helpers/values';
+import { DEFAULT_GIVE_UP_AFTER_SEC, type RunOptions } from './transport/runPolicy';
 
 /**
  * Requests in flight unless the Concurrency option says otherwise. n8n's HTTP helper opens a new

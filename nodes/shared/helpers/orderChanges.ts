@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { formatApiDateTime } from './values';
-import { stableJson, textOf } from './untrusted';
+import { stableJson, textOf } from './networkText';
 
 export interface PollState {
 	version: 1;

@@ -1,7 +1,7 @@
 // What each API error code means for the person running the workflow, and what to do about it.
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../helpers/untrusted';
+import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../helpers/networkText';
 
 interface Explanation {
 	message: string;

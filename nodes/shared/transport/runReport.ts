@@ -4,8 +4,8 @@
 // (the editor shows them over its output) where n8n has them, and always in n8n's log.
 import type { NodeExecutionHint } from 'n8n-workflow';
 import type { ApiContext } from './runPolicy';
-import { cut, printable, trimEnd } from '../helpers/untrusted';
-import type { ListFilter } from './answers';
+import { cut, printable, trimEnd } from '../helpers/networkText';
+import type { ListFilter } from './answerReading';
 
 /** One fact for the user: a warning when something was not done, information otherwise. */
 type Fact = Required<Pick<NodeExecutionHint, 'message' | 'type'>>;

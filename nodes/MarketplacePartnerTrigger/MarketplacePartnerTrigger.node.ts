@@ -8,16 +8,16 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import { CREDENTIAL_TYPE, headerPrefixOf, timeZoneOf, webhookSecretsOf } from './transport/credentials';
-import { withIsoDates } from './helpers/orderChanges';
-import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './transport/webhookSignature';
-import { deliveryKeyOf, idsHeldSince, InFlight, keysOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, ProcessRecord, seenBefore } from './helpers/deliveryLog';
-import { RecentCredentials } from './helpers/recentCredentials';
-import { eventRecord, madeByN8n } from './helpers/events';
-import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './helpers/triggerPanel';
-import { cut } from './helpers/untrusted';
+import { CREDENTIAL_TYPE, headerPrefixOf, timeZoneOf, webhookSecretsOf } from '../shared/transport/credentials';
+import { withIsoDates } from '../shared/helpers/orderChanges';
+import { editCouldAdmit, readWebhook, SIGNATURE_HEADER, type WebhookRejection } from './webhookSignature';
+import { deliveryKeyOf, idsHeldSince, InFlight, keysOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, ProcessRecord, seenBefore } from './deliveryLog';
+import { RecentCredentials } from './recentCredentials';
+import { eventRecord, madeByN8n } from '../shared/helpers/events';
+import { REGISTRATION_NOTICE, TRIGGER_PANEL } from './triggerPanel';
+import { cut } from '../shared/helpers/networkText';
 
-// The deliveries this process answered, per trigger, beside the stored record (helpers/deliveryLog.ts).
+// The deliveries this process answered, per trigger, beside the stored record (deliveryLog.ts).
 const inMemory = new Map<string, ProcessRecord>();
 // This process's deliveries between their check and n8n queueing their run: the memory above takes
 // a delivery only once its run is queued, or it would hand a run that never started to other

@@ -4,10 +4,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { QueryValue } from './signing';
 import { apiRequest } from './index';
-import { hasMoreOf, PageCheck, type CheckedPage, type ListFilter, type ListRequest } from './answers';
+import { hasMoreOf, PageCheck, type CheckedPage, type ListFilter, type ListRequest } from './answerReading';
 import type { RunReport } from './runReport';
 import { runPolicyOf, type ApiContext } from './runPolicy';
-import { cut } from '../helpers/untrusted';
+import { cut } from '../helpers/networkText';
 
 /** The API's maximum page size. */
 export const MAX_PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 // The columns of a stock update in version 2, in the API's own words: what the resource mapper
 // offers under "Map Each Column Manually", and what "Map Automatically" reads from each input item.
 import type { ResourceMapperField } from 'n8n-workflow';
-import { ownValue } from '../../helpers/untrusted';
+import { ownValue } from '../../../shared/helpers/networkText';
 
 export type IdentifyBy = 'productId' | 'sku';
 

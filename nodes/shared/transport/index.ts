@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError, ssrfBlockedError } from './errors';
-import { retryAfterMs, successData } from './answers';
+import { retryAfterMs, successData } from './answerReading';
 import { retryWaitMs, runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 

@@ -1,7 +1,7 @@
 // Request signing of the Partner API ("Authentication > Signature" in the spec), as small pure
 // functions over plain values so they can be checked against vectors from an independent tool.
 import { createHmac } from 'crypto';
-import { trimEnd } from '../helpers/untrusted';
+import { trimEnd } from '../helpers/networkText';
 
 export type QueryValue = string | number | boolean | null | undefined;
 

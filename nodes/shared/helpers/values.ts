@@ -1,6 +1,6 @@
 // Values typed by hand or mapped from a spreadsheet: "12" is 12, and anything that is not a whole
 // number gets an error that names the field and the value, before any request is sent.
-import { cut, jsonPreview } from './untrusted';
+import { cut, jsonPreview } from './networkText';
 
 /** What a missing value is called: a sheet's cell is blank, a parameter or a model's argument empty. */
 export type EmptyWord = 'empty' | 'blank';

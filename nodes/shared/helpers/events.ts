@@ -2,7 +2,7 @@
 // payload), and the mark by which Stock › Update's own changes are known when they come back as
 // stock.updated events.
 import type { IDataObject } from 'n8n-workflow';
-import { textOf } from './untrusted';
+import { textOf } from './networkText';
 
 /** How Stock › Update (version 3 on) starts the external reference of the changes it makes. */
 export const N8N_MARK = 'n8n:';

@@ -3,7 +3,7 @@
 // leave has_more out. A wrong guess here may cost a request, never an order item.
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { textOf } from '../helpers/untrusted';
+import { textOf } from '../helpers/networkText';
 import { parseApiDate } from '../helpers/orderChanges';
 
 const TRUE_FLAGS = new Set<unknown>([true, 1, '1', 'true']);

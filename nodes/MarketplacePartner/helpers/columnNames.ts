@@ -2,7 +2,7 @@
 // "product-id", "productId" and "PRODUCT_ID" are all the column product_id. Read from the item
 // itself, with no expression per row.
 import type { IDataObject } from 'n8n-workflow';
-import { cut } from './untrusted';
+import { cut } from '../../shared/helpers/networkText';
 
 /** A header reduced to its letters and digits, lower case: the form header variants share. */
 export function headerKey(header: string): string {

@@ -3,7 +3,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import { parseCredentials } from './credentials';
-import { trimEnd } from '../helpers/untrusted';
+import { trimEnd } from '../helpers/networkText';
 import { buildQueryString, pathRelativeToBase, signRequest, type QueryValue } from './signing';
 
 /**

@@ -2,7 +2,7 @@
 // button and the webhook trigger alike.
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { checkTimeZone } from '../helpers/values';
-import { cut, trimEnd } from '../helpers/untrusted';
+import { cut, trimEnd } from '../helpers/networkText';
 
 export const CREDENTIAL_TYPE = 'marketplacePartnerApi';
 
