@@ -14,7 +14,7 @@ import { apiCredentials, apiRequest } from '../shared/transport';
 import { PageCheck, statusMatches } from '../shared/transport/answerReading';
 import { explainEmptyList, listRequestOf, reportPage, STATUS_PAGES, walkOrders } from '../shared/transport/orderPages';
 import { runPolicyOf, startRun } from '../shared/transport/runPolicy';
-import { tellUser } from '../shared/transport/runReport';
+import { reportRun } from '../shared/transport/runReport';
 import { mapWithConcurrency } from '../shared/transport/concurrency';
 import { formatApiDateTime, toApiDateTime, toStatusFilter, toWholeNumber } from '../shared/helpers/values';
 import { jsonPreview, textOf } from '../shared/helpers/networkText';
@@ -170,7 +170,7 @@ export class MarketplacePartnerOrdersTrigger implements INodeType {
 			return await pollOnce.call(this, events, status, options);
 		} finally {
 			// Polls have no execution hints in n8n: what the poll met goes to n8n's log.
-			tellUser(this, policy.report);
+			reportRun(this, policy.report);
 		}
 	}
 }

@@ -6,7 +6,7 @@ import * as otherEndpoint from './otherEndpoint/OtherEndpoint.resource';
 import * as stock from './stock/Stock.resource';
 import { readRunOptions } from '../../shared/runOptions';
 import { startRun } from '../../shared/transport/runPolicy';
-import { tellUser } from '../../shared/transport/runReport';
+import { reportRun } from '../../shared/transport/runReport';
 
 /** n8n's "Custom API Call" entry (n8n's own name and value: the editor recognises it by the value). */
 export const CUSTOM_API_CALL = { name: 'Custom API Call', value: '__CUSTOM_API_CALL__' } as const;
@@ -41,6 +41,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [await run.execute.call(this)];
 	} finally {
 		// What the run met that its items do not show (waits, a corrected clock, failed rows…).
-		tellUser(this, policy.report);
+		reportRun(this, policy.report);
 	}
 }

@@ -14,7 +14,7 @@ const UNPRINTABLE = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\u2028\u2029]/gu;
  * `text` with every unprintable character written as its code (`\u001b`): text from the network can
  * then forge no line of n8n's log and no escape sequence of a terminal (OWASP: neutralise CR, LF and
  * control characters). The one helper every quote of network text goes through (cut, oneLine,
- * jsonPreview) and every run report's fact (tellUser).
+ * jsonPreview) and every run report's fact (reportRun).
  */
 export function printable(text: string): string {
 	return text.replace(UNPRINTABLE, (char) => `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}`);

@@ -163,6 +163,37 @@ export async function apiAnswer(this: ApiContext, method: IHttpRequestMethods, e
 	return (await send.call(this, method, endpoint, options, true)) as ApiAnswer;
 }
 
+/**
+ * One request as send() makes it: what every attempt sends (the same bytes, signed afresh), and what
+ * the attempts have met so far.
+ */
+interface Exchange {
+	context: ApiContext;
+	policy: RunPolicy;
+	method: IHttpRequestMethods;
+	url: string;
+	rawBody: string | undefined;
+	credentials: LoadedCredentials;
+	itemIndex?: number;
+	idempotent: boolean;
+	anyData: boolean;
+	/** Answer a definitive refusal as it came (apiAnswer) instead of throwing it. */
+	raw: boolean;
+	attempts: number;
+	serverErrors: number;
+	clockCorrected: boolean;
+	/** The last transient failure, thrown if the run stops before a retry succeeds. */
+	lastError?: NodeApiError;
+}
+
+/** What a step returns to send() when the request goes again (after the wait it has made). */
+const SEND_AGAIN = Symbol('send again');
+type Outcome = IDataObject | ApiAnswer | typeof SEND_AGAIN;
+
+/**
+ * The request, attempted until the API answers definitively, the run stops, or a failure is final:
+ * each attempt takes a slot of the run's policy, and each answer is judged by one step below.
+ */
 async function send(
 	this: ApiContext,
 	method: IHttpRequestMethods,
@@ -171,173 +202,204 @@ async function send(
 	raw: boolean,
 ): Promise<IDataObject | ApiAnswer> {
 	const policy = runPolicyOf(this);
-	const { decrypted, parsed: credentials } = await credentialsFor.call(this, policy, itemIndex);
+	const credentials = await credentialsFor.call(this, policy, itemIndex);
 	const query = qs ? buildQueryString(qs) : '';
-	const url = `${credentials.baseUrl}${endpoint}${query ? `?${query}` : ''}`;
-	// Serialised once, here: these exact bytes are signed and sent on every attempt (none without a body).
-	const rawBody: string | undefined = JSON.stringify(body);
-	let attempts = 0;
-	let serverErrors = 0;
-	let clockCorrected = false;
-	// The last transient failure, thrown if the run stops before a retry succeeds.
-	let lastError: NodeApiError | undefined;
-
+	const exchange: Exchange = {
+		context: this,
+		policy,
+		method,
+		url: `${credentials.parsed.baseUrl}${endpoint}${query ? `?${query}` : ''}`,
+		// Serialised once, here: these exact bytes are signed and sent on every attempt (none without a body).
+		rawBody: JSON.stringify(body),
+		credentials,
+		itemIndex,
+		idempotent,
+		anyData,
+		raw,
+		attempts: 0,
+		serverErrors: 0,
+		clockCorrected: false,
+	};
 	for (;;) {
-		if (!(await policy.acquire(attempts > 0))) throw stopped(this, policy, lastError, itemIndex);
-		// Accept and Content-Type come from the credential's signer, which every request goes through.
-		const headers: IDataObject = {};
-		// Learnt in this run only (one execution, one poll): a clock set right since, or an API that
-		// moved, must not be signed for; a run whose clock is still off learns it again with one request.
-		const offset = policy.report.clockOffsetSec;
-		if (offset) headers[`${credentials.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
-
+		if (!(await policy.acquire(exchange.attempts > 0))) throw stopped(this, policy, exchange.lastError, itemIndex);
 		const sentAt = Date.now();
 		const timeoutMs = policy.timeoutMs(REQUEST_TIMEOUT_MS);
-		attempts++;
-		let response: IN8nHttpFullResponse | undefined;
-		let failure: unknown;
-		try {
-			const answer = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{
-					method,
-					url,
-					body: rawBody,
-					headers,
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					timeout: timeoutMs,
-					encoding: 'stream',
-				},
-				// Already read for this run: spares n8n a second read per request.
-				{ credentialsDecrypted: decrypted },
-			)) as IN8nHttpFullResponse;
-			// Read within the same deadline: an answer cut by it fails here, as a time-out.
-			response = { ...answer, body: (await readAnswer(answer.body)) as IN8nHttpResponse };
-		} catch (error) {
-			failure = error;
-		}
-
-		if (failure instanceof AnswerTooLarge) {
-			policy.answered();
-			policy.release(true);
-			throw new NodeApiError(this.getNode(), {} as JsonObject, {
-				message: `The API's answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB, where the node stops reading`,
-				description: `No answer of the Partner API is near that size (a page of 100 order items is some 100 KB), so the node read no further and sent nothing again. Check the credential's Base URL (${credentials.baseUrl}); if it is right, report this to the marketplace operator.`,
-				itemIndex,
-			});
-		}
-		if (!response) {
-			const code = networkCode(failure) ?? (cutAtDeadline(failure, Date.now() - sentAt, timeoutMs) ? 'ETIMEDOUT' : undefined);
-			if (code) policy.failed(); // before the slot is freed: the next request must see it
-			policy.release(!code);
-			if (!code) {
-				throw (
-					notHttpError(this.getNode(), failure, credentials.baseUrl, itemIndex) ??
-					ssrfBlockedError(this.getNode(), failure, credentials.baseUrl, itemIndex) ??
-					toNodeError.call(this, failure, itemIndex)
-				);
-			}
-			if (!idempotent && !NEVER_ARRIVED.test(code)) {
-				throw new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
-					message: `No answer from the Partner API (${describeNetworkError(code)}), and the request was not sent again`,
-					description: `The request may have reached the API before the connection failed (${code}), and a ${method} to an endpoint this node does not know may not be safe to apply twice. Check in the marketplace whether it was applied before you run it again.`,
-					itemIndex,
-				});
-			}
-			// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
-			lastError = new NodeApiError(this.getNode(), { networkError: code } as JsonObject, {
-				message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
-				description: `Tried ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${code}). Check the credential's Base URL (${credentials.baseUrl}) and that the API is reachable from this n8n.`,
-				itemIndex,
-			});
-			// A run that stops meanwhile refuses the next attempt its slot (above).
-			await policy.waitToRetry(policy.backoffMs(attempts - 1), `no answer (${code})`, itemIndex);
-			continue;
-		}
-
-		const { statusCode: httpStatus, headers: responseHeaders } = response;
-		if (httpStatus >= 300 && httpStatus < 400) {
-			// The signer turns redirects off: the 3xx itself is the answer, definitive and never followed.
-			policy.answered();
-			policy.release(true);
-			throw redirectError(this.getNode(), httpStatus, responseHeaders.location, credentials.baseUrl, itemIndex);
-		}
-		// Parsed once, read once as an error: every use below shares it.
-		const read = readBody(response.body);
-		const { body: parsedBody, error: said } = read;
-		const definitive = () => (raw ? { statusCode: httpStatus, headers: responseHeaders, body: parsedBody } : undefined);
-		let statusCode = httpStatus;
-		// 2xx: a 1xx is never an answer of its own, and a 3xx was handled above.
-		if (httpStatus < 300) {
-			const data = successData(parsedBody, anyData);
-			if (data) {
-				policy.answered();
-				policy.release();
-				return definitive() ?? data;
-			}
-			statusCode = STATUS_OF_CODE.get(said.code) ?? httpStatus;
-		}
-
-		// Not taken (429, 503): safe to send again whatever the request; 500/502/504 only when idempotent.
-		const retryable = idempotent || statusCode === 429 || statusCode === 503;
-		if (retryable && (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++serverErrors <= SERVER_ERROR_RETRIES))) {
-			policy.failed();
-			policy.release();
-			lastError = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
-			const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(responseHeaders['retry-after'], Date.now()) : undefined;
-			if (statusCode === 429) policy.rateLimited(sentAt, asked);
-			if (asked !== undefined && asked > policy.giveUpAfterMs) {
-				// Waiting that long cannot happen within the run's bound: stop now rather than ask again.
-				policy.stop({
-					itemIndex,
-					message: `The API asked to wait ${Math.ceil(asked / 1000)} s (Retry-After), longer than the node may wait without progress (Give Up After: ${Math.round(policy.giveUpAfterMs / 1000)} s).`,
-				});
-				throw stopped(this, policy, lastError, itemIndex);
-			}
-			await policy.waitToRetry(retryWaitMs(asked, policy.backoffMs(attempts - 1)), `HTTP ${httpStatus}${said.code ? ` (${said.code})` : ''}`, itemIndex);
-			continue;
-		}
-
-		if (!clockCorrected && said.code === 'expired_timestamp') {
-			const serverMs = Date.parse(String(responseHeaders.date)); // no header: NaN
-			if (!Number.isNaN(serverMs)) {
-				const nowMs = Date.now();
-				const ahead = Math.round((serverMs - nowMs) / 1000);
-				if (Math.abs(ahead) <= MAX_CLOCK_OFFSET_SEC) {
-					policy.report.clockOffsetSec = ahead;
-					clockCorrected = true;
-					policy.release();
-					continue;
-				}
-				policy.answered();
-				policy.release(true);
-				// Check Setup reads the refusal itself, and reports the two clocks.
-				const answer = definitive();
-				if (answer) return answer;
-				throw clockTooFarError(this.getNode(), serverMs, nowMs, itemIndex);
-			}
-		}
-
-		// A definitive refusal (the API is working, the request is wrong), or a 500 that persisted:
-		// this request is done either way, and rows held back by its retries may go.
-		policy.answered();
-		policy.release(true);
-		const answer = definitive();
-		if (answer) return answer;
-		const error = apiErrorFromResponse(this.getNode(), httpStatus, parsedBody, itemIndex, read);
-		if (lastError) policy.report.failedAfterRetries();
-		if (!retryable && statusCode >= 500) error.description = `Not sent again: a ${method} to an endpoint this node does not know may not be safe to apply twice; check in the marketplace whether it was applied. ${error.description}`;
-		else if (statusCode === 500) error.description = `Tried ${attempts} times, answered HTTP 500 ${serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
-		throw error;
+		exchange.attempts++;
+		const { response, failure } = await attempt(exchange, timeoutMs);
+		const outcome = response ? await judgeAnswer(exchange, response, sentAt) : await judgeNoAnswer(exchange, failure, sentAt, timeoutMs);
+		if (outcome !== SEND_AGAIN) return outcome;
 	}
 }
 
+/** One attempt: the signed request through n8n's helper, its answer read within the same deadline. */
+async function attempt({ context, policy, method, url, rawBody, credentials }: Exchange, timeoutMs: number): Promise<{ response?: IN8nHttpFullResponse; failure?: unknown }> {
+	// Accept and Content-Type come from the credential's signer, which every request goes through.
+	const headers: IDataObject = {};
+	// Learnt in this run only (one execution, one poll): a clock set right since, or an API that
+	// moved, must not be signed for; a run whose clock is still off learns it again with one request.
+	const offset = policy.report.clockOffsetSec;
+	if (offset) headers[`${credentials.parsed.headerPrefix}TIMESTAMP`] = String(Math.floor(Date.now() / 1000) + offset);
+	try {
+		const answer = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			{
+				method,
+				url,
+				body: rawBody,
+				headers,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: timeoutMs,
+				encoding: 'stream',
+			},
+			// Already read for this run: spares n8n a second read per request.
+			{ credentialsDecrypted: credentials.decrypted },
+		)) as IN8nHttpFullResponse;
+		// Read within the same deadline: an answer cut by it fails here, as a time-out.
+		return { response: { ...answer, body: (await readAnswer(answer.body)) as IN8nHttpResponse } };
+	} catch (error) {
+		return { failure: error };
+	}
+}
+
+/** No answer: an answer too large (final), a network failure or time-out (sent again when safe), or an error of n8n's (final). */
+async function judgeNoAnswer(exchange: Exchange, failure: unknown, sentAt: number, timeoutMs: number): Promise<Outcome> {
+	const { context, policy, method, itemIndex, attempts } = exchange;
+	const { baseUrl } = exchange.credentials.parsed;
+	if (failure instanceof AnswerTooLarge) {
+		policy.answered();
+		policy.release(true);
+		throw new NodeApiError(context.getNode(), {} as JsonObject, {
+			message: `The API's answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB, where the node stops reading`,
+			description: `No answer of the Partner API is near that size (a page of 100 order items is some 100 KB), so the node read no further and sent nothing again. Check the credential's Base URL (${baseUrl}); if it is right, report this to the marketplace operator.`,
+			itemIndex,
+		});
+	}
+	const code = networkCode(failure) ?? (cutAtDeadline(failure, Date.now() - sentAt, timeoutMs) ? 'ETIMEDOUT' : undefined);
+	if (code) policy.failed(); // before the slot is freed: the next request must see it
+	policy.release(!code);
+	if (!code) {
+		throw (
+			notHttpError(context.getNode(), failure, baseUrl, itemIndex) ??
+			ssrfBlockedError(context.getNode(), failure, baseUrl, itemIndex) ??
+			toNodeError.call(context, failure, itemIndex)
+		);
+	}
+	if (!exchange.idempotent && !NEVER_ARRIVED.test(code)) {
+		throw new NodeApiError(context.getNode(), { networkError: code } as JsonObject, {
+			message: `No answer from the Partner API (${describeNetworkError(code)}), and the request was not sent again`,
+			description: `The request may have reached the API before the connection failed (${code}), and a ${method} to an endpoint this node does not know may not be safe to apply twice. Check in the marketplace whether it was applied before you run it again.`,
+			itemIndex,
+		});
+	}
+	// The raw code stays out of `message` and `code`: n8n swaps such messages for a generic one.
+	exchange.lastError = new NodeApiError(context.getNode(), { networkError: code } as JsonObject, {
+		message: `Could not reach the Partner API: ${describeNetworkError(code)}`,
+		description: `Tried ${attempts} time${attempts === 1 ? '' : 's'} (last error: ${code}). Check the credential's Base URL (${baseUrl}) and that the API is reachable from this n8n.`,
+		itemIndex,
+	});
+	// A run that stops meanwhile refuses the next attempt its slot (send()).
+	await policy.waitToRetry(policy.backoffMs(attempts - 1), `no answer (${code})`, itemIndex);
+	return SEND_AGAIN;
+}
+
+/** An answer: a redirect (final), a success, one to wait out and send again, a clock to correct, or a refusal. */
+async function judgeAnswer(exchange: Exchange, response: IN8nHttpFullResponse, sentAt: number): Promise<Outcome> {
+	const { context, policy, itemIndex } = exchange;
+	const { statusCode: httpStatus, headers } = response;
+	if (httpStatus >= 300 && httpStatus < 400) {
+		// The signer turns redirects off: the 3xx itself is the answer, definitive and never followed.
+		policy.answered();
+		policy.release(true);
+		throw redirectError(context.getNode(), httpStatus, headers.location, exchange.credentials.parsed.baseUrl, itemIndex);
+	}
+	// Parsed once, read once as an error: every step below shares it.
+	const read = readBody(response.body);
+	let statusCode = httpStatus;
+	// 2xx: a 1xx is never an answer of its own, and a 3xx was handled above.
+	if (httpStatus < 300) {
+		const data = successData(read.body, exchange.anyData);
+		if (data) {
+			policy.answered();
+			policy.release();
+			return exchange.raw ? { statusCode: httpStatus, headers, body: read.body } : data;
+		}
+		statusCode = STATUS_OF_CODE.get(read.error.code) ?? httpStatus;
+	}
+	// Not taken (429, 503): safe to send again whatever the request; 500/502/504 only when idempotent.
+	const retryable = exchange.idempotent || statusCode === 429 || statusCode === 503;
+	if (retryable && (RETRYABLE_STATUS.has(statusCode) || (statusCode === 500 && ++exchange.serverErrors <= SERVER_ERROR_RETRIES))) {
+		return await waitToSendAgain(exchange, response, read, statusCode, sentAt);
+	}
+	if (!exchange.clockCorrected && read.error.code === 'expired_timestamp') {
+		const corrected = correctClock(exchange, response, read);
+		if (corrected !== undefined) return corrected;
+	}
+	return refusal(exchange, response, read, statusCode, retryable);
+}
+
+type ReadBody = ReturnType<typeof readBody>;
+
+/** An answer that says "not now" (429, 503, a passing 5xx): waited out as the API asks, within the node's floor and Give Up After. */
+async function waitToSendAgain(exchange: Exchange, { statusCode: httpStatus, headers }: IN8nHttpFullResponse, read: ReadBody, statusCode: number, sentAt: number): Promise<Outcome> {
+	const { context, policy, itemIndex } = exchange;
+	policy.failed();
+	policy.release();
+	exchange.lastError = apiErrorFromResponse(context.getNode(), httpStatus, read.body, itemIndex, read);
+	const asked = statusCode === 429 || statusCode === 503 ? retryAfterMs(headers['retry-after'], Date.now()) : undefined;
+	if (statusCode === 429) policy.rateLimited(sentAt, asked);
+	if (asked !== undefined && asked > policy.giveUpAfterMs) {
+		// Waiting that long cannot happen within the run's bound: stop now rather than ask again.
+		policy.stop({
+			itemIndex,
+			message: `The API asked to wait ${Math.ceil(asked / 1000)} s (Retry-After), longer than the node may wait without progress (Give Up After: ${Math.round(policy.giveUpAfterMs / 1000)} s).`,
+		});
+		throw stopped(context, policy, exchange.lastError, itemIndex);
+	}
+	await policy.waitToRetry(retryWaitMs(asked, policy.backoffMs(exchange.attempts - 1)), `HTTP ${httpStatus}${read.error.code ? ` (${read.error.code})` : ''}`, itemIndex);
+	return SEND_AGAIN;
+}
+
 /**
- * The error of a request the run stopped: its own last failure when it was tried (with why the run
- * stopped), or a "not sent" error when it never reached the API.
+ * An expired timestamp with the API's Date: a clock within MAX_CLOCK_OFFSET_SEC is corrected for
+ * this run and the request sent again once; one further off is final. Undefined without a Date.
  */
+function correctClock(exchange: Exchange, { statusCode, headers }: IN8nHttpFullResponse, read: ReadBody): Outcome | undefined {
+	const { context, policy, itemIndex } = exchange;
+	const serverMs = Date.parse(String(headers.date)); // no header: NaN
+	if (Number.isNaN(serverMs)) return undefined;
+	const nowMs = Date.now();
+	const ahead = Math.round((serverMs - nowMs) / 1000);
+	if (Math.abs(ahead) <= MAX_CLOCK_OFFSET_SEC) {
+		policy.report.clockOffsetSec = ahead;
+		exchange.clockCorrected = true;
+		policy.release();
+		return SEND_AGAIN;
+	}
+	policy.answered();
+	policy.release(true);
+	// Check Setup reads the refusal itself, and reports the two clocks.
+	if (exchange.raw) return { statusCode, headers, body: read.body };
+	throw clockTooFarError(context.getNode(), serverMs, nowMs, itemIndex);
+}
+
+/**
+ * A definitive refusal (the API is working, the request is wrong), or a 500 that persisted: this
+ * request is done either way, and rows held back by its retries may go.
+ */
+function refusal(exchange: Exchange, { statusCode: httpStatus, headers }: IN8nHttpFullResponse, read: ReadBody, statusCode: number, retryable: boolean): ApiAnswer {
+	const { context, policy, itemIndex, method } = exchange;
+	policy.answered();
+	policy.release(true);
+	if (exchange.raw) return { statusCode: httpStatus, headers, body: read.body };
+	const error = apiErrorFromResponse(context.getNode(), httpStatus, read.body, itemIndex, read);
+	if (exchange.lastError) policy.report.failedAfterRetries();
+	if (!retryable && statusCode >= 500) error.description = `Not sent again: a ${method} to an endpoint this node does not know may not be safe to apply twice; check in the marketplace whether it was applied. ${error.description}`;
+	else if (statusCode === 500) error.description = `Tried ${exchange.attempts} times, answered HTTP 500 ${exchange.serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
+	throw error;
+}
+
 function stopped(context: ApiContext, policy: RunPolicy, lastError: NodeApiError | undefined, itemIndex?: number) {
 	// Only a stopped run ends a request here: its slot or its retry was refused.
 	const { message } = policy.stopReasonIfAny as StopReason;

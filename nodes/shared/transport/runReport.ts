@@ -229,7 +229,7 @@ function seconds(ms: number): string {
  * Tells the user what the run met: hints on the node where n8n has them (not in a poll, nor in n8n
  * before it had hints), and the same in n8n's log, which also keeps them when the run failed.
  */
-export function tellUser(context: ApiContext, report: RunReport): void {
+export function reportRun(context: ApiContext, report: RunReport): void {
 	// Facts quote the API (statuses, its messages): a line break or an escape in them would forge a log line.
 	const facts = report.facts().map(({ type, message }) => ({ type, message: printable(message) }));
 	const hints = context as Partial<{ addExecutionHints(...hints: NodeExecutionHint[]): void }>;

@@ -104,12 +104,12 @@ function skipped(check: string, finding: string, waitingFor: string, setting = N
 }
 
 /** A refusal in words: the node's message, then the API's code and words and what to do. */
-function said(error: NodeApiError): string {
+function refusalInWords(error: NodeApiError): string {
 	return `${error.message}. ${error.description}`;
 }
 
 function refusal(context: IExecuteFunctions, answer: ApiAnswer): string {
-	return said(apiErrorFromResponse(context.getNode(), answer.statusCode, answer.body));
+	return refusalInWords(apiErrorFromResponse(context.getNode(), answer.statusCode, answer.body));
 }
 
 function permissionFinding(context: IExecuteFunctions, permission: string, what: string, answer: ApiAnswer): Finding {
@@ -310,7 +310,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 						: {
 								check: 'Updates by SKU',
 								result: 'warning',
-								finding: said(explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body))),
+								finding: refusalInWords(explainBySku(apiErrorFromResponse(this.getNode(), bySku.statusCode, bySku.body))),
 								setting: 'Identify Product By: Product ID',
 								details: { httpStatus: bySku.statusCode, code: readErrorBody(bySku.body).code ?? null },
 							},
