@@ -59,19 +59,24 @@ function runLine(version) {
   return row;
 }
 
-const rows = [];
+// Rows of earlier runs are kept (a line run again replaces its row), so lines can be run one at a time.
+const ROWS = path.join(OUT, 'rows.json');
+const earlier = fs.existsSync(ROWS) ? JSON.parse(fs.readFileSync(ROWS, 'utf8')) : [];
+const byVersion = new Map(earlier.map((r) => [r.version, r]));
+const order = (a, b) => a.version.split('.').map(Number).reduce((d, n, i) => d || n - Number(b.version.split('.')[i]), 0);
 for (const version of versions.length > 0 ? versions : LINES) {
-  rows.push(runLine(version));
-  fs.writeFileSync(path.join(OUT, 'rows.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  byVersion.set(version, { ...runLine(version), at: new Date().toISOString().slice(0, 10) });
+  fs.writeFileSync(ROWS, `${JSON.stringify([...byVersion.values()].sort(order), null, 2)}\n`);
 }
+const rows = [...byVersion.values()].sort(order);
 
 const escape = (text) => text.replace(/\|/g, '\\|');
 const table = [
-  `Run ${new Date().toISOString().slice(0, 10)} with \`npm run test:compat\` (${SUITES.join(', ')}):`,
+  `\`npm run test:compat\` (${SUITES.join(', ')}), on this machine:`,
   '',
-  '| n8n | Node.js | passed | failed | what failed |',
-  '|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.version} | ${Number(r.version.split('.')[0]) >= 2 ? '24' : process.versions.node.split('.')[0]} | ${r.passed} | ${r.failed} | ${r.failures.map(escape).join('<br>') || '—'} |`),
+  '| n8n | Node.js | run on | passed | failed | what failed |',
+  '|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.version} | ${Number(r.version.split('.')[0]) >= 2 ? '24' : process.versions.node.split('.')[0]} | ${r.at} | ${r.passed} | ${r.failed} | ${r.failures.map(escape).join('<br>') || '—'} |`),
   '',
 ].join('\n');
 fs.writeFileSync(path.join(OUT, 'table.md'), table);
