@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run test:compat [-- 1.85.4 2.20.12 …] [--clean]`: the example workflows end to end
+// `npm run test:compat [-- 1.88.0 2.20.12 …] [--clean]`: the example workflows end to end
 // (test/e2e/examples.e2e.ts) and the installer (test/e2e/installer.e2e.ts) on one release of each
 // n8n minor line the package claims, one after the other, each in its own runtime folder
 // (.state/runtime-<version>; --clean removes it afterwards, except the two CI runs on every change).
@@ -21,7 +21,7 @@ const clean = args.includes('--clean');
 const versions = args.filter((a) => !a.startsWith('--'));
 const unknown = versions.filter((v) => !/^\d+\.\d+\.\d+$/.test(v));
 if (unknown.length > 0) {
-  process.stderr.write(`Not an exact n8n version: ${unknown.join(', ')} (e.g. 1.85.4)\n`);
+  process.stderr.write(`Not an exact n8n version: ${unknown.join(', ')} (e.g. 1.88.0)\n`);
   process.exit(2);
 }
 
