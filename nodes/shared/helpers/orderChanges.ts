@@ -17,6 +17,7 @@ export interface PollState {
 const API_DATE = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/;
 /** Longer than any datetime's text: not read as one (and never a key of the saved state). */
 const MAX_DATE_CHARS = 64;
+const HOUR_MS = 3_600_000;
 /** An order item id longer than this is kept in the saved state as its hash. */
 const MAX_ID_CHARS = 40;
 
@@ -28,7 +29,7 @@ const MAX_ID_CHARS = 40;
  */
 export const MAX_SEEN_KEYS = 10_000;
 /** How long a change whose updated_at cannot be read is remembered: no window can tell when it ends. */
-export const UNREADABLE_KEEP_MS = 24 * 3_600_000;
+export const UNREADABLE_KEEP_MS = 24 * HOUR_MS;
 /** The saved state's bucket of changes with an unreadable updated_at: this prefix and the Unix second they were first seen. */
 const UNREADABLE = '?';
 
@@ -49,6 +50,11 @@ export function wallClockMs(ms: number, timeZone: string): number {
 	return parseApiDate(formatApiDateTime(ms, timeZone)) as number;
 }
 
+/** How far `timeZone`'s wall clock is ahead of UTC at `ms`, to the second. */
+function offsetAt(ms: number, timeZone: string): number {
+	return wallClockMs(ms, timeZone) - Math.floor(ms / 1000) * 1000;
+}
+
 /**
  * An API datetime as ISO 8601 with the offset of the API's `timeZone` at that moment
  * (`2026-12-02 05:00:00` in Europe/Istanbul: `2026-12-02T05:00:00+03:00`), which n8n's date tools
@@ -61,8 +67,8 @@ export function toIsoDateTime(value: unknown, timeZone: string): string | null {
 	let offset: number;
 	if (API_DATE.test(value as string)) {
 		// The offset at the moment this wall clock shows: found from a guess, then from the moment it gives.
-		const guess = wall - (wallClockMs(wall, timeZone) - wall);
-		offset = wallClockMs(guess, timeZone) - guess;
+		const guess = wall - offsetAt(wall, timeZone);
+		offset = offsetAt(guess, timeZone);
 	} else {
 		wall = wallClockMs(read, timeZone);
 		offset = wall - read;
@@ -122,7 +128,7 @@ export function seenSets(state: PollState | undefined): { keys: Set<string>; ord
 }
 
 /** UTC-12, the zone furthest behind: no wall clock on earth shows an earlier time. */
-const EARLIEST_ZONE_MS = 12 * 3_600_000;
+const EARLIEST_ZONE_MS = 12 * HOUR_MS;
 
 /**
  * Where the first window starts when the trigger begins "now": at the earliest time any wall clock
@@ -164,13 +170,6 @@ export function nextSince(
 	const candidate = Math.min(anchor - overlapSeconds * 1000 - 1000, holdBelow);
 	const currentMs = parseApiDate(current) ?? -Infinity;
 	return candidate > currentMs ? formatApiDateTime(candidate) : current;
-}
-
-const HOUR_MS = 3_600_000;
-
-/** How far `timeZone`'s wall clock is ahead of UTC at `ms`, to the second. */
-function offsetAt(ms: number, timeZone: string): number {
-	return wallClockMs(ms, timeZone) - Math.floor(ms / 1000) * 1000;
 }
 
 /**

@@ -186,6 +186,13 @@ interface Exchange {
 	lastError?: NodeApiError;
 }
 
+type ReadBody = ReturnType<typeof readBody>;
+
+/** A definitive answer as apiAnswer gives it: status, headers, and the body as read once. */
+function answerOf({ statusCode, headers }: IN8nHttpFullResponse, read: ReadBody): ApiAnswer {
+	return { statusCode, headers, body: read.body };
+}
+
 /** What a step returns to send() when the request goes again (after the wait it has made). */
 const SEND_AGAIN = Symbol('send again');
 type Outcome = IDataObject | ApiAnswer | typeof SEND_AGAIN;
@@ -323,7 +330,7 @@ async function judgeAnswer(exchange: Exchange, response: IN8nHttpFullResponse, s
 		if (data) {
 			policy.answered();
 			policy.release();
-			return exchange.raw ? { statusCode: httpStatus, headers, body: read.body } : data;
+			return exchange.raw ? answerOf(response, read) : data;
 		}
 		statusCode = STATUS_OF_CODE.get(read.error.code) ?? httpStatus;
 	}
@@ -338,8 +345,6 @@ async function judgeAnswer(exchange: Exchange, response: IN8nHttpFullResponse, s
 	}
 	return refusal(exchange, response, read, statusCode, retryable);
 }
-
-type ReadBody = ReturnType<typeof readBody>;
 
 /** An answer that says "not now" (429, 503, a passing 5xx): waited out as the API asks, within the node's floor and Give Up After. */
 async function waitToSendAgain(exchange: Exchange, { statusCode: httpStatus, headers }: IN8nHttpFullResponse, read: ReadBody, statusCode: number, sentAt: number): Promise<Outcome> {
@@ -365,9 +370,9 @@ async function waitToSendAgain(exchange: Exchange, { statusCode: httpStatus, hea
  * An expired timestamp with the API's Date: a clock within MAX_CLOCK_OFFSET_SEC is corrected for
  * this run and the request sent again once; one further off is final. Undefined without a Date.
  */
-function correctClock(exchange: Exchange, { statusCode, headers }: IN8nHttpFullResponse, read: ReadBody): Outcome | undefined {
+function correctClock(exchange: Exchange, response: IN8nHttpFullResponse, read: ReadBody): Outcome | undefined {
 	const { context, policy, itemIndex } = exchange;
-	const serverMs = Date.parse(String(headers.date)); // no header: NaN
+	const serverMs = Date.parse(String(response.headers.date)); // no header: NaN
 	if (Number.isNaN(serverMs)) return undefined;
 	const nowMs = Date.now();
 	const ahead = Math.round((serverMs - nowMs) / 1000);
@@ -380,7 +385,7 @@ function correctClock(exchange: Exchange, { statusCode, headers }: IN8nHttpFullR
 	policy.answered();
 	policy.release(true);
 	// Check Setup reads the refusal itself, and reports the two clocks.
-	if (exchange.raw) return { statusCode, headers, body: read.body };
+	if (exchange.raw) return answerOf(response, read);
 	throw clockTooFarError(context.getNode(), serverMs, nowMs, itemIndex);
 }
 
@@ -388,12 +393,12 @@ function correctClock(exchange: Exchange, { statusCode, headers }: IN8nHttpFullR
  * A definitive refusal (the API is working, the request is wrong), or a 500 that persisted: this
  * request is done either way, and rows held back by its retries may go.
  */
-function refusal(exchange: Exchange, { statusCode: httpStatus, headers }: IN8nHttpFullResponse, read: ReadBody, statusCode: number, retryable: boolean): ApiAnswer {
+function refusal(exchange: Exchange, response: IN8nHttpFullResponse, read: ReadBody, statusCode: number, retryable: boolean): ApiAnswer {
 	const { context, policy, itemIndex, method } = exchange;
 	policy.answered();
 	policy.release(true);
-	if (exchange.raw) return { statusCode: httpStatus, headers, body: read.body };
-	const error = apiErrorFromResponse(context.getNode(), httpStatus, read.body, itemIndex, read);
+	if (exchange.raw) return answerOf(response, read);
+	const error = apiErrorFromResponse(context.getNode(), response.statusCode, read.body, itemIndex, read);
 	if (exchange.lastError) policy.report.failedAfterRetries();
 	if (!retryable && statusCode >= 500) error.description = `Not sent again: a ${method} to an endpoint this node does not know may not be safe to apply twice; check in the marketplace whether it was applied. ${error.description}`;
 	else if (statusCode === 500) error.description = `Tried ${exchange.attempts} times, answered HTTP 500 ${exchange.serverErrors} times (a 500 is retried at most ${SERVER_ERROR_RETRIES} times). ${error.description}`;
