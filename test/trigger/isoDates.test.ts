@@ -21,6 +21,10 @@ test.each([
 	// A datetime with its own zone is that moment, written in the API's zone.
 	['2026-12-02T05:00:00Z', 'Europe/Istanbul', '2026-12-02T08:00:00+03:00'],
 	['0001-01-01 00:00:00', 'UTC', '0001-01-01T00:00:00+00:00'],
+	// Fractions of a second are no part of the offset (read as one, UTC came out as -00:00).
+	['2026-12-02T05:00:00.500Z', 'UTC', '2026-12-02T05:00:00+00:00'],
+	['2026-12-02T05:00:00.999+03:00', 'Europe/Istanbul', '2026-12-02T05:00:00+03:00'],
+	['1969-12-31T23:59:59.250Z', 'UTC', '1969-12-31T23:59:59+00:00'],
 ])('%s in %s is %s', (value, zone, iso) => {
 	expect(toIsoDateTime(value, zone)).toBe(iso);
 });
@@ -43,6 +47,18 @@ test('any moment in any zone: the ISO form is that moment, and the API wall cloc
 			const moment = Date.parse(iso);
 			expect(wall(zone).format(moment)).toBe(written);
 			expect([0, 1_800_000, 3_600_000]).toContain(Math.abs(moment - second));
+		}),
+		{ numRuns: 2000 },
+	);
+});
+
+test('any ISO moment, fractions included, in any zone: its offset is a whole minute of that zone and it names the same second', () => {
+	fc.assert(
+		fc.property(fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...ZONES), (ms, zone) => {
+			const iso = toIsoDateTime(new Date(ms).toISOString(), zone)!;
+			expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+			expect(iso.endsWith('-00:00')).toBe(false);
+			expect(Date.parse(iso)).toBe(Math.floor(ms / 1000) * 1000);
 		}),
 		{ numRuns: 2000 },
 	);

@@ -70,8 +70,9 @@ export function toIsoDateTime(value: unknown, timeZone: string): string | null {
 		const guess = wall - offsetAt(wall, timeZone);
 		offset = offsetAt(guess, timeZone);
 	} else {
-		wall = wallClockMs(read, timeZone);
-		offset = wall - read;
+		// The offset to the second: a fraction of the moment's second is no part of it (UTC as -00:00).
+		offset = offsetAt(read, timeZone);
+		wall = read + offset;
 	}
 	const minutes = Math.round(Math.abs(offset) / 60_000);
 	const zone = `${offset < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
