@@ -40,6 +40,18 @@ describe('Order operations in the n8n engine', () => {
 		expect(newest).not.toEqual(all.slice(0, 7).map((o) => o.order_item_id));
 	});
 
+	test('Sort is read where each version puts it: top level up to version 3, under Options from version 4', async () => {
+		const ids = async (typeVersion: number, parameters: IDataObject) =>
+			(await runNode({ parameters: { resource: 'order', operation: 'getMany', limit: 7, ...parameters }, typeVersion, credentials: credentials() })).items.map((i) => i.json.order_item_id);
+		const newest = await ids(3, { sort: 'newestFirst' });
+		const apiOrder = ordersOfA().slice(0, 7).map((o) => o.order_item_id);
+		expect(newest).not.toEqual(apiOrder);
+		expect(await ids(4, { options: { sort: 'newestFirst' } })).toEqual(newest);
+		// A version 4 node saved with a stale top-level Sort keeps the default, as its panel shows.
+		expect(await ids(4, { sort: 'newestFirst' })).toEqual(apiOrder);
+		expect(await ids(3, { options: { sort: 'newestFirst' } })).toEqual(apiOrder);
+	});
+
 	/** The order item ids Get Many (Return All, Newest First) puts out for an API that lists `orders`. */
 	async function newestFirstIds(orders: IDataObject[]) {
 		const api = await startScriptedApi([ok({ orders, pagination: { has_more: false } })]);
