@@ -2,7 +2,7 @@
 // counts as a state, and how datetimes are read. The poll tests show them at work against the sandbox.
 import { createHash } from 'node:crypto';
 import { formatApiDateTime } from '../../nodes/shared/helpers/values';
-import { changeKey, firstSince, nextSince, parseApiDate, readState, remember, repeatedHourHold } from '../../nodes/shared/helpers/orderChanges';
+import { changeKey, firstSince, MAX_SEEN_KEYS, nextSince, parseApiDate, readState, remember, repeatedHourHold, UNREADABLE_KEEP_MS } from '../../nodes/shared/helpers/orderChanges';
 
 const entry = {
 	order_item_id: 500001,
@@ -118,6 +118,47 @@ describe('remember and nextSince', () => {
 			['2026-03-01 10:00:01', 'after'],
 		];
 		expect(remember({}, added, '2026-03-01 10:00:00', 0).seen).toEqual({ '2026-03-01 10:00:01': ['after'] });
+	});
+
+	describe('changes whose updated_at cannot be read', () => {
+		const now = Date.UTC(2026, 4, 2, 12);
+		const bucket = (ms: number) => `?${Math.floor(ms / 1000)}`;
+
+		test('are kept under the second they were first seen, for exactly UNREADABLE_KEEP_MS', () => {
+			const first = remember({}, [['yesterday', 'a']], '2026-05-01 09:00:00', now);
+			expect(first.seen).toEqual({ [bucket(now)]: ['a'] });
+			expect(remember(first.seen, [], first.since, now + UNREADABLE_KEEP_MS - 1000).seen).toEqual(first.seen);
+			expect(remember(first.seen, [], first.since, now + UNREADABLE_KEEP_MS).seen).toEqual({});
+		});
+
+		test('a stored bucket that is not "?" and whole seconds (an earlier version named it by the updated_at itself) is kept from now on', () => {
+			const recent = Math.floor(now / 1000) - 60;
+			for (const stored of [`?${recent}x`, `x?${recent}`, `?${recent} `, 'soon'])
+				expect(remember({ [stored]: ['k'] }, [], '2026-05-01 09:00:00', now).seen).toEqual({ [bucket(now)]: ['k'] });
+		});
+
+		test(`past ${MAX_SEEN_KEYS.toLocaleString('en-US')} keys the dated buckets go first, oldest first, then the unreadable ones by when they were seen; the start moves only with dated ones`, () => {
+			const seen: Record<string, string[]> = Object.create(null);
+			// Filed newest first, so that the order they go in is the sort's, not the record's.
+			seen[bucket(now - 1000)] = Array.from({ length: 3 }, (_, n) => `new${n}`);
+			seen[bucket(now - 2000)] = Array.from({ length: 3 }, (_, n) => `old${n}`);
+			seen['2026-05-01 11:00:00'] = Array.from({ length: MAX_SEEN_KEYS - 4 }, (_, n) => `late${n}`);
+			seen['2026-05-01 10:00:00'] = ['early'];
+			const kept = remember(seen, [], '2026-05-01 09:00:00', now);
+			// 10,003 keys: "early" goes (10,002 left), then the late bucket; the unreadable ones stay.
+			expect(Object.keys(kept.seen).sort()).toEqual([bucket(now - 2000), bucket(now - 1000)]);
+			expect(kept.since).toBe('2026-05-01 11:00:00');
+			const fewer = remember({ ...seen, '2026-05-01 11:00:00': Array.from({ length: MAX_SEEN_KEYS - 6 }, (_, n) => `late${n}`) }, [], '2026-05-01 09:00:00', now);
+			// 10,001 keys: "early" goes, and that is enough.
+			expect(Object.keys(fewer.seen).sort()).toEqual(['2026-05-01 11:00:00', bucket(now - 2000), bucket(now - 1000)]);
+			expect(fewer.since).toBe('2026-05-01 10:00:00');
+			const unreadableOnly: Record<string, string[]> = Object.create(null);
+			unreadableOnly[bucket(now - 1000)] = Array.from({ length: MAX_SEEN_KEYS }, (_, n) => `new${n}`);
+			unreadableOnly[bucket(now - 2000)] = ['old'];
+			const dropped = remember(unreadableOnly, [], '2026-05-01 09:00:00', now);
+			expect(Object.keys(dropped.seen)).toEqual([bucket(now - 1000)]);
+			expect(dropped.since).toBe('2026-05-01 09:00:00');
+		});
 	});
 
 	test('a current start that is not a date is moved to the computed one', () => {
