@@ -104,7 +104,8 @@ export function toApiDateTime(value: unknown, field: string, timeZone = 'UTC'): 
 	const [, day, hm, seconds = '00', zone] = m;
 	const local = `${day} ${hm}:${seconds}`;
 	if (!zone) return local;
-	const ms = Date.parse(`${day}T${hm}:${seconds}${zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
+	// Node reads an offset without its colon (-0500) as with it.
+	const ms = Date.parse(`${day}T${hm}:${seconds}${zone}`);
 	if (Number.isNaN(ms)) throw new Error(`${field} is not a valid date: "${cut(m[0], QUOTED_CHARS)}".`);
 	const written = formatApiDateTime(ms, timeZone);
 	// In the API's zone the moment can leave the four-digit years (9999-12-31T23:00:00Z is year 10000 in Istanbul).
