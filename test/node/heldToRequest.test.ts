@@ -183,6 +183,8 @@ describe('cut, the one quoting of network text: printable and bounded', () => {
 			}),
 			{ numRuns: 2000 },
 		);
-		expect(cut('a\u001b[2Jb\r\nc', 100)).toBe('a\\u001b[2Jb\\u000d\\u000ac');
+		expect(cut('a\u001b[2Jb\r\nc', 100)).toBe('a\\u001b[2Jb\\u000d\\u000ac');		// Printable text keeps as much as the limit holds: only a code the limit would cut in two goes whole.
+		expect(cut(`\u0001${'a'.repeat(20)}`, 10)).toBe('\\u0001aaaa…');
+		expect(cut(`aaaaaa\u0001${'a'.repeat(20)}`, 10)).toBe('aaaaaa…');
 	});
 });
