@@ -143,6 +143,17 @@ describe('the page check of a walk', () => {
 		const orders = new PageCheck(node);
 		const ids = Array.from({ length: MAX_WALK_ORDERS }, (_, n) => n + 1);
 		orders.page(0, answer(ids, 0), MAX_WALK_ORDERS);
-		expect(caught(() => orders.next())?.description).toMatch(/^One read of the list stops at 1,000 pages or 100,000 order items, so that a run cannot grow without end\. Narrow the list/);
+		expect(caught(() => orders.next())?.description).toMatch(/^One read of the list stops at 1,000 pages or 100,000 order items, so that a run cannot grow without end\. Narrow the list/);		// Inside one page too: a page asked with a larger limit stops at the cap, counting what it read.
+		const onePage = new PageCheck(node, 2);
+		const error = caught(() => onePage.page(0, answer([...ids, MAX_WALK_ORDERS + 1], 0), 2 * MAX_WALK_ORDERS));
+		expect(error?.message).toBe('The orders list goes on past 1 pages (100,000 order items), where the node stops reading it');
+		expect(error?.context?.itemIndex).toBe(2);
+	});
+
+	test('a page of no more order items than the walk asked for again on purpose (its overlap) is no repeated page', () => {
+		const pages = new PageCheck(node);
+		for (let n = 0; n < 4; n++) expect(pages.page(n, answer([1], n), 100, 1).fresh).toHaveLength(n === 0 ? 1 : 0);
+		const noOverlap = new PageCheck(node);
+		expect(caught(() => [0, 1, 2].forEach((n) => noOverlap.page(n, answer([1], n), 100)))?.message).toBe('The API answered offset 2 with the same order items as offset 0');
 	});
 });
