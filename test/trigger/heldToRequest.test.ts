@@ -184,5 +184,13 @@ describe('Marketplace Partner Trigger: the replay record is held by time, not by
 		const once = logsSince(logged).split('deliveries within a day').length - 1;
 		expect((await postSigned(server.url, '{"event":"order.created","n":"newer"}', { secret: 'whs_current', id: 'whd_newer' })).status).toBe(200);
 		expect(logsSince(logged).split('deliveries within a day').length - 1).toBe(once);
+		// Another trigger's warning is its own.
+		const other = await startTriggerServer(credentials as never, { events: ['*'] }, storeOf('deliveries', MAX_DELIVERY_IDS, 5, ''));
+		try {
+			expect((await postSigned(other.url, '{"event":"order.created","n":"new"}', { secret: 'whs_current', id: 'whd_new' })).status).toBe(200);
+		} finally {
+			await other.close();
+		}
+		expect(logsSince(logged).split('deliveries within a day').length - 1).toBe(2 * once);
 	});
 });
