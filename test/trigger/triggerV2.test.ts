@@ -60,6 +60,17 @@ describe('Marketplace Partner Trigger, version 2', () => {
 		expect(item.json.payload).toMatchObject({ event: 'order.created', id: expect.any(String), data: polled.items![0] && expect.objectContaining({ order_item_id: order.order_item_id }) });
 	});
 
+	test("a credential Time Zone that names no zone: the delivery still starts its run, its datetimes as the marketplace wrote them", async () => {
+		server = await startTriggerServer({ ...creds(), timeZone: 'Mars/Olympus' }, { events: ['*'] }, undefined, undefined, undefined, undefined, 2);
+		const order = { order_item_id: 7, created_at: '2026-05-01 10:00:00', updated_at: '2026-05-01 11:00:00' };
+		expect((await post({ event: 'order.created', data: order }, 'whd_zone')).status).toBe(200);
+		expect(withoutDelivery(server.runs[0][0].json)).toEqual({ event: 'order.created', ...order });
+		await server.close();
+		server = await startTriggerServer({ ...creds(), timeZone: 'Europe/Istanbul' }, { events: ['*'] }, undefined, undefined, undefined, undefined, 2);
+		expect((await post({ event: 'order.created', data: order }, 'whd_zone')).status).toBe(200);
+		expect(server.runs[0][0].json).toMatchObject({ created_at_iso: '2026-05-01T10:00:00+03:00', updated_at_iso: '2026-05-01T11:00:00+03:00' });
+	});
+
 	test('deliveryKey is the SHA-256 of the signed bytes: the same for a copy under another delivery id, another for the same event signed afresh', async () => {
 		const s = await listen({ events: ['*'], options: { allowDuplicates: true } });
 		const body = JSON.stringify({ event: 'order.created', data: { order_item_id: 77 } });
