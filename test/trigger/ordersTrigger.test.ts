@@ -4,6 +4,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { credentialsFor } from '../helpers/n8n';
 import { outputSchemaFile, readSchema, schemaMismatches } from '../helpers/outputSchema';
+import { formatApiDateTime } from '../../nodes/shared/helpers/values';
 import { PollHarness } from '../helpers/poll';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { ok, startScriptedApi } from '../helpers/scriptedApi';
@@ -405,6 +406,37 @@ describe('Marketplace Partner Orders Trigger', () => {
 		await expect(h.manual()).rejects.toThrow(
 			'No order items have status "Acceptd" and were updated in the last 365 days. The order items in the list have the statuses "accepted", "cancelled", "delivered", "shipped". Pick one of those from the Status list.',
 		);
+	});
+
+	test('Fetch Test Event with both events picks the later of the newest creation and the newest update, whichever is selected first', async () => {
+		const now = Date.now();
+		const orders = [
+			{ order_item_id: 1, status: 'accepted', created_at: formatApiDateTime(now - 7200_000), updated_at: formatApiDateTime(now - 60_000) },
+			{ order_item_id: 2, status: 'accepted', created_at: formatApiDateTime(now - 1800_000), updated_at: formatApiDateTime(now - 1800_000) },
+		];
+		const api = await startScriptedApi(() => ok({ orders, pagination: { has_more: false } }));
+		try {
+			for (const events of [['order.created', 'order.updated'], ['order.updated', 'order.created']]) {
+				const sample = await new PollHarness({ events, options: {} }, credentialsFor(api.baseUrl, api.app)).manual();
+				expect(sample!.map((i) => [i.order_item_id, i.event])).toEqual([[1, 'order.updated']]);
+			}
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('Fetch Test Event with a Status typed otherwise: when no order item of the status as the API writes it changed in a year, the error names that status', async () => {
+		// Order items of that status exist, but none changed within the lookback.
+		const api = await startScriptedApi((request) => {
+			const query = new URL(request.url, 'http://x').searchParams;
+			return ok({ orders: query.has('updated_after') ? [] : [{ order_item_id: 1, status: 'accepted', updated_at: '2020-01-01 00:00:00' }], pagination: { has_more: false } });
+		});
+		try {
+			const h = new PollHarness({ events: ['order.created'], options: { status: 'Accepted' } }, credentialsFor(api.baseUrl, api.app));
+			await expect(h.manual()).rejects.toThrow(/^No order items have status "accepted" and were updated in the last 365 days\.$/);
+		} finally {
+			await api.close();
+		}
 	});
 
 	test('Fetch Test Event with no change in a year says why and what to do, not n8n\'s "No data"', async () => {
