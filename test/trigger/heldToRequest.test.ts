@@ -77,6 +77,26 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 		expect(Object.keys(seen).sort()[0]).toBe(added[500][0]);
 	});
 
+	test(`a window of more than ${MAX_SEEN_KEYS.toLocaleString('en-US')} changes: each comes out once, the state keeps the newest, and the log says where the next window starts`, async () => {
+		// 50 changes a second before 10,000 others: all of them inside the next window's overlap.
+		const changes = Array.from({ length: MAX_SEEN_KEYS + 50 }, (_, n) => entry(n + 1, n < 50 ? '2026-02-01 00:00:09' : '2026-02-01 00:00:10'));
+		api = await startScriptedApi((request: ScriptedRequest) => {
+			const query = new URL(request.url, 'http://x').searchParams;
+			const offset = Number(query.get('offset') ?? 0);
+			const limit = Number(query.get('limit'));
+			return ok({ orders: changes.slice(offset, offset + limit), pagination: { has_more: offset + limit < changes.length } });
+		});
+		const h = new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
+		const logged = mark();
+		const outcome = await h.activate();
+		expect(outcome.error).toBeUndefined();
+		expect(outcome.items).toHaveLength(changes.length);
+		expect(Object.values(h.state.seen as IDataObject).flat()).toHaveLength(MAX_SEEN_KEYS);
+		// The 50 oldest were forgotten: their second is where the next window starts.
+		expect(h.state.since).toBe('2026-02-01 00:00:09');
+		expect(logsSince(logged)).toContain(`The trigger remembers at most 10,000 changes, and this window held more: the oldest were forgotten and the next window starts at 2026-02-01 00:00:09.`);
+	});
+
 	test('one page of 300,000 empty entries: the poll ends with an error after three pages and saves nothing', async () => {
 		const body = `{"ok":true,"data":{"orders":[${Array(300_000).fill('{}').join(',')}],"pagination":{"has_more":true}}}`;
 		api = await startScriptedApi([{ status: 200, body }]);
