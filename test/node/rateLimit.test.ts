@@ -4,11 +4,13 @@
 // with Continue On Fail, with every row a result, an error, or "not sent".
 import { credentialsFor, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
+import { soakSize } from '../helpers/soak';
 
 type Target = { product_id: number; variant: number | '' };
 type Product = { product_id: number; stock: number | null; variant_combination_ids: number[]; variants: Array<{ variant_combination_id: number; stock: number }> };
 
-const ROWS = 400;
+// 8 s of requests at the limit each run in the soak run, 3 s in `npm test`.
+const ROWS = soakSize(150, 400);
 const sheet = {
 	resource: 'stock',
 	operation: 'update',
@@ -23,7 +25,7 @@ describe('Stock › Update under a rate limit', () => {
 	const credentials = () => credentialsFor(sb.baseUrl, sb.apps['seller-a-full']);
 
 	beforeAll(async () => {
-		sb = await startSandbox({ products: 400 });
+		sb = await startSandbox({ products: ROWS });
 		const products: Product[] = await sb.control('GET', '/products?sellerId=1001');
 		targets = products.flatMap((p): Target[] =>
 			p.variant_combination_ids.length ? p.variant_combination_ids.map((variant) => ({ product_id: p.product_id, variant })) : [{ product_id: p.product_id, variant: '' }],
