@@ -7,7 +7,7 @@ import { credentialsFor, hintsOf, runNode } from '../helpers/n8n';
 import { logsSince, mark } from '../helpers/logs';
 import { testCredential } from '../helpers/credentialTest';
 import fc from 'fast-check';
-import { cut } from '../../nodes/shared/helpers/networkText';
+import { cut, textOf } from '../../nodes/shared/helpers/networkText';
 import { ok, startScriptedApi, type Answer, type ScriptedApi, type ScriptedRequest } from '../helpers/scriptedApi';
 
 const getMany = { resource: 'order', operation: 'getMany' };
@@ -186,5 +186,22 @@ describe('cut, the one quoting of network text: printable and bounded', () => {
 		expect(cut('a\u001b[2Jb\r\nc', 100)).toBe('a\\u001b[2Jb\\u000d\\u000ac');		// Printable text keeps as much as the limit holds: only a code the limit would cut in two goes whole.
 		expect(cut(`\u0001${'a'.repeat(20)}`, 10)).toBe('\\u0001aaaa…');
 		expect(cut(`aaaaaa\u0001${'a'.repeat(20)}`, 10)).toBe('aaaaaa…');
+	});
+});
+
+describe('textOf, the one reading of a network value as text', () => {
+	test('text, numbers and flags as String() writes them; an array or object as its JSON, bounded at 200 characters and "…"', () => {
+		expect([textOf('a b'), textOf(12), textOf(true), textOf(undefined)]).toEqual(['a b', '12', 'true', 'undefined']);
+		expect(textOf({ id: 7 })).toBe('{"id":7}');
+		const exactly = [`${'x'.repeat(196)}`];
+		expect(textOf(exactly)).toBe(`["${'x'.repeat(196)}"]`); // 200 characters: whole
+		expect(textOf([`${'x'.repeat(197)}`])).toBe(`["${'x'.repeat(197)}"`.slice(0, 200) + '…');
+		fc.assert(
+			fc.property(fc.oneof(fc.array(fc.string({ maxLength: 300 }), { maxLength: 20 }), fc.dictionary(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }))), (value) => {
+				const text = textOf(value);
+				const whole = JSON.stringify(value);
+				expect(text).toBe(whole.length > 200 ? `${whole.slice(0, 200)}…` : whole);
+			}),
+		);
 	});
 });
