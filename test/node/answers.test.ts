@@ -146,7 +146,7 @@ describe('the page check of a walk', () => {
 		expect(caught(() => orders.next())?.description).toMatch(/^One read of the list stops at 1,000 pages or 100,000 order items, so that a run cannot grow without end\. Narrow the list/);		// Inside one page too: a page asked with a larger limit stops at the cap, counting what it read.
 		const onePage = new PageCheck(node, 2);
 		const error = caught(() => onePage.page(0, answer([...ids, MAX_WALK_ORDERS + 1], 0), 2 * MAX_WALK_ORDERS));
-		expect(error?.message).toBe('The orders list goes on past 1 pages (100,000 order items), where the node stops reading it');
+		expect(error?.message).toBe('The orders list goes on past 1 page (100,000 order items), where the node stops reading it');
 		expect(error?.context?.itemIndex).toBe(2);
 	});
 

@@ -216,7 +216,7 @@ export class PageCheck {
 	}
 
 	private tooLong(): NodeOperationError {
-		return new NodeOperationError(this.node, `The orders list goes on past ${this.pagesRead.toLocaleString('en-US')} pages (${this.ordersRead.toLocaleString('en-US')} order items), where the node stops reading it`, {
+		return new NodeOperationError(this.node, `The orders list goes on past ${this.pagesRead.toLocaleString('en-US')} page${this.pagesRead === 1 ? '' : 's'} (${this.ordersRead.toLocaleString('en-US')} order items), where the node stops reading it`, {
 			description: `One read of the list stops at ${MAX_WALK_PAGES.toLocaleString('en-US')} pages or ${MAX_WALK_ORDERS.toLocaleString('en-US')} order items, so that a run cannot grow without end. Narrow the list with Filters (Status, Updated After) or a Limit. If the seller has not that many order items, the API pages in a circle: report it to the marketplace operator.`,
 			itemIndex: this.itemIndex,
 		});
