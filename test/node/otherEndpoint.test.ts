@@ -168,6 +168,8 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		['/a/..', /is not a path under the Base URL/],
 		['/with space', /is not a path under the Base URL/],
 		['/bad%zz', /is not a path under the Base URL/],
+		['/bad%4g', /is not a path under the Base URL/],
+		['/bad%4', /is not a path under the Base URL/],
 		['/ü.php', /is not a path under the Base URL/],
 		['/a\r\nX-Injected: 1', /is not a path under the Base URL/],
 	])('Path %j is refused with what to change, and nothing is sent', async (path, message) => {
@@ -182,10 +184,17 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		expect(requests[0].url).toBe(`/api/partner/v1${path}`);
 	});
 
+	test('Path with spaces around it (pasted) is sent without them', async () => {
+		const { error, requests } = await send([ok({})], other('GET', '  /v2/new_endpoint.php '));
+		expect(error).toBeUndefined();
+		expect(requests[0].url).toBe('/api/partner/v1/v2/new_endpoint.php');
+	});
+
 	test.each([
 		['[1, 2]', /^Body must be a JSON object/],
 		['"text"', /^Body must be a JSON object/],
 		['{"a": ', /^Body is not valid JSON/],
+		['null', /^Body must be a JSON object/],
 	])('Body %j is refused before anything is sent', async (body, message) => {
 		const { error, requests } = await send([ok({})], other('POST', '/x.php', { body }));
 		expect(error?.message).toMatch(message);
@@ -198,6 +207,9 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		await api?.close();
 		const empty = await send([ok({})], other('POST', '/x.php', { body: '' }));
 		expect(empty.requests[0].rawBody).toBe('{}');
+		await api?.close();
+		const blank = await send([ok({})], other('POST', '/x.php', { body: ' \n ' }));
+		expect(blank.requests[0].rawBody).toBe('{}');
 	});
 
 	test.each([
@@ -213,6 +225,7 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		const parameters = other('GET', '={{ $json.path }}');
 		const { items, requests } = await send([ok({ n: 1 }), ok({ n: 2 })], parameters, [{ path: '/a.php' }, { path: 'b.php' }, { path: '/c.php' }], true);
 		expect(items.map((i) => i.json.n ?? i.json.error)).toEqual([1, expect.stringMatching(/^Path "b\.php" must start with \//), 2]);
+		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(requests.map((r) => r.url)).toEqual(['/api/partner/v1/a.php', '/api/partner/v1/c.php']);
 	});
 });

@@ -116,7 +116,7 @@ export function readPath(value: unknown): Path {
 	if (!path) throw new Error('Path is empty: give the path after the Base URL, e.g. /categories.php');
 	if (!path.startsWith('/')) throw new Error(`Path ${shown} must start with /, e.g. /categories.php (the part after the Base URL)`);
 	if (/[?#]/.test(path)) throw new Error(`Path ${shown} holds a query: give its parameters under Query Parameters, and the path without ? or #`);
-	if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/.test(path) || /\/\/|(^|\/)\.\.?(\/|$)/.test(path) || /%(?![0-9A-Fa-f]{2})/.test(path)) {
+	if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/.test(path) || /\/\/|\/\.\.?(\/|$)/.test(path) || /%(?![0-9A-Fa-f]{2})/.test(path)) {
 		throw new Error(`Path ${shown} is not a path under the Base URL: use letters, digits and - _ . ~ between single slashes, with no . or .. part`);
 	}
 	return path as Path;
