@@ -118,6 +118,15 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			const { error } = await run(bySkuAuto, [{ sku: simple[73].sku }]);
 			expect(error?.message).toMatch(/^Row 2 \(item 0\): This item has no Stock column\./);
 		});
+
+		test('with Continue On Fail a row without a column is its error item, saying nothing was sent for it', async () => {
+			const { items, error } = await run(bySkuAuto, [{ sku: simple[73].sku }], { continueOnFail: true });
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				error: expect.stringMatching(/^This item has no Stock column\./),
+				details: { itemIndex: 0, description: 'Nothing was sent for this item. Make the change the message names (or rename the columns in your data) and run it again.' },
+			});
+		});
 	});
 
 	describe('Map Automatically', () => {
