@@ -90,6 +90,16 @@ describe('Stock > Update v2 in the n8n engine', () => {
 			expect(odd.error?.message).toBe('3 rows have values that cannot be sent (rows 2, 3, 4)');
 		});
 
+		test('exactly at the caps nothing is counted as more: five rows of one error, twenty errors', async () => {
+			const five = await run(bySkuAuto, [...Array.from({ length: 5 }, (_, i) => ({ sku: simple[60 + i].sku, stock: '' })), { sku: simple[65].sku, stock: 'x' }]);
+			expect(five.error!.description!.split('\n')[0]).toBe('Row 2 (item 0), row 3 (item 1), row 4 (item 2), row 5 (item 3), row 6 (item 4): Stock (column "stock") is blank; it needs a whole number.');
+			const twenty = await run(bySkuAuto, Array.from({ length: 20 }, (_, i) => ({ sku: simple[70].sku, stock: `bad${i}` })));
+			const lines = twenty.error!.description!.split('\n');
+			expect(lines).toHaveLength(21);
+			expect(lines[19]).toBe('Row 21 (item 19): Stock (column "stock") must be a whole number, but got "bad19".');
+			expect(lines[20]).toBe(nothingSent('', 'these 20 rows'));
+		});
+
 		test('one error of many rows is said once with the first rows; many errors are capped, the rest counted', async () => {
 			const same = await run(bySkuAuto, Array.from({ length: 8 }, (_, i) => ({ SKU: simple[60 + i].sku, Qty: '1' })));
 			expect(same.error?.message).toMatch(/^Row 2 \(item 0\), row 3 \(item 1\), row 4 \(item 2\), row 5 \(item 3\), row 6 \(item 4\) and 3 more rows: This item has no Stock column\. /);
