@@ -224,6 +224,12 @@ describe('Marketplace Partner for AI agents', () => {
 			options,
 		});
 
+		test('as a tool, an empty stock is called empty, in the API\'s field name, and nothing is sent', async () => {
+			const { error } = await runNode({ parameters: update('', { externalRef: 'recount' }), credentials: credentials(), type: TOOL_TYPE });
+			expect(error?.message).toBe('stock is empty; it needs a whole number.');
+			expect(await requests()).toBe(0);
+		});
+
 		test('as a tool, a change without external_ref (or a blank one) is refused before anything is sent', async () => {
 			const before = await stockOf(productIds[1]);
 			for (const extra of [{}, { externalRef: '   ' }]) {
