@@ -97,6 +97,17 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 		expect(logsSince(logged)).toContain(`The trigger remembers at most 10,000 changes, and this window held more: the oldest were forgotten and the next window starts at 2026-02-01 00:00:09.`);
 	});
 
+	test('a poll that starts while the same trigger still polls gives nothing; another trigger polls on meanwhile', async () => {
+		const changed = entry(1, formatApiDateTime(Date.now() - 1000));
+		// Each answer trickles for about half a second, so that the polls overlap.
+		api = await startScriptedApi(() => ({ ...page([changed]), trickleMs: 4 }));
+		const [a, b] = [1, 2].map(() => new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api!.baseUrl, api!.app)));
+		const [first, again, other] = await Promise.all([a.activate(), new Promise((r) => setTimeout(r, 100)).then(() => a.poll()), new Promise((r) => setTimeout(r, 100)).then(() => b.activate())]);
+		expect(first.items).toHaveLength(1);
+		expect(again).toEqual({ items: null, error: undefined });
+		expect(other.items).toHaveLength(1);
+	});
+
 	test('one page of 300,000 empty entries: the poll ends with an error after three pages and saves nothing', async () => {
 		const body = `{"ok":true,"data":{"orders":[${Array(300_000).fill('{}').join(',')}],"pagination":{"has_more":true}}}`;
 		api = await startScriptedApi([{ status: 200, body }]);
