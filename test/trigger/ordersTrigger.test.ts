@@ -286,6 +286,26 @@ describe('Marketplace Partner Orders Trigger', () => {
 		expect(await h.poll()).toEqual({ items: null, error: undefined });
 	});
 
+	test('the Status is explained only when a poll left changes out and emitted nothing: not for a poll without changes, nor for one that emitted', async () => {
+		const h = harness({}, { status: 'Refunded' });
+		await h.activate();
+		// Nothing changed: no list is read for statuses, no error.
+		await sb.control('POST', '/stats/reset');
+		expect(await h.poll()).toEqual({ items: null, error: undefined });
+		expect(await listRequests()).toBe(1);
+		const shipping = harness({}, { status: 'shipped' });
+		await shipping.activate();
+		await shipping.poll();
+		const { orderItemIds: [shipped] } = await change({ newOrders: 2 });
+		await sb.control('POST', `/orders/${shipped}/status`, { status: 'shipped' });
+		await sb.control('POST', '/stats/reset');
+		// One change emitted, one of another status left out: the poll's one read, nothing explained.
+		const { items, error } = await shipping.poll();
+		expect(error).toBeUndefined();
+		expect(items!.map((i) => i.order_item_id)).toEqual([shipped]);
+		expect(await listRequests()).toBe(1);
+	});
+
 	test('the poll that activates the workflow never fails for the Status: n8n would not publish it', async () => {
 		const h = harness({}, { status: 'Refunded' });
 		await h.activate();
@@ -434,6 +454,21 @@ describe('Marketplace Partner Orders Trigger', () => {
 		try {
 			const h = new PollHarness({ events: ['order.created'], options: { status: 'Accepted' } }, credentialsFor(api.baseUrl, api.app));
 			await expect(h.manual()).rejects.toThrow(/^No order items have status "accepted" and were updated in the last 365 days\.$/);
+		} finally {
+			await api.close();
+		}
+	});
+
+	test('Fetch Test Event with a Status typed otherwise, from an API that matches it exactly: the sample is found under the status as the API writes it', async () => {
+		const recent = { order_item_id: 2, status: 'accepted', created_at: formatApiDateTime(Date.now() - 60_000), updated_at: formatApiDateTime(Date.now() - 60_000) };
+		const api = await startScriptedApi((request) => {
+			const query = new URL(request.url, 'http://x').searchParams;
+			const status = query.get('status');
+			return ok({ orders: status === 'Accepted' ? [] : status === 'accepted' || !query.has('updated_after') ? [recent] : [], pagination: { has_more: false } });
+		});
+		try {
+			const h = new PollHarness({ events: ['order.created'], options: { status: 'Accepted' } }, credentialsFor(api.baseUrl, api.app));
+			expect((await h.manual())!.map((i) => [i.order_item_id, i.event])).toEqual([[2, 'order.created']]);
 		} finally {
 			await api.close();
 		}
