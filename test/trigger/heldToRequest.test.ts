@@ -49,7 +49,8 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 	test('answers whose updated_at cannot be read, with ids of 5,000 characters: each emitted once, the saved state stays small and forgets them after a day', async () => {
 		let poll = 0;
 		// 100 new order items every poll, each id 5,000 characters, updated_at not a datetime.
-		api = await startScriptedApi(() => page(Array.from({ length: 100 }, (_, n) => entry(`${String(poll).padStart(4, '0')}-${n}-${'x'.repeat(5_000)}`, 'yesterday'))));
+		// The log quotes the first of them (by updated_at), not the last.
+		api = await startScriptedApi(() => page(Array.from({ length: 100 }, (_, n) => entry(`${String(poll).padStart(4, '0')}-${n}-${'x'.repeat(5_000)}`, n === 0 ? 'yesterday' : 'yesterday, later'))));
 		const h = new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
 		const logged = mark();
 		for (; poll < 5; poll++) {
