@@ -445,6 +445,33 @@ describe('Marketplace Partner Orders Trigger', () => {
 		}
 	});
 
+	test('Fetch Test Event: only creations asked for and only updates in the window: the newest update stands for a creation; only updates asked for and only a creation in the last hour: it looks further back', async () => {
+		const at = (minutesAgo: number) => formatApiDateTime(Date.now() - minutesAgo * 60_000);
+		let orders: IDataObject[] = [];
+		// An API that applies updated_after (as text, which the API's datetimes allow).
+		const api = await startScriptedApi((request) => {
+			const after = new URL(request.url, 'http://x').searchParams.get('updated_after') ?? '';
+			return ok({ orders: orders.filter((o) => String(o.updated_at) > after), pagination: { has_more: false } });
+		});
+		const sample = async (events: string[]) =>
+			(await new PollHarness({ events, options: {} }, credentialsFor(api.baseUrl, api.app)).manual())!.map((i) => [i.order_item_id, i.event]);
+		try {
+			// Listed newest first: the last one listed is not the newest.
+			orders = [
+				{ order_item_id: 1, created_at: at(300), updated_at: at(5) },
+				{ order_item_id: 2, created_at: at(300), updated_at: at(20) },
+			];
+			expect(await sample(['order.created'])).toEqual([[1, 'order.created']]);
+			orders = [
+				{ order_item_id: 3, created_at: at(10), updated_at: at(10) },
+				{ order_item_id: 4, created_at: at(600), updated_at: at(180) },
+			];
+			expect(await sample(['order.updated'])).toEqual([[4, 'order.updated']]);
+		} finally {
+			await api.close();
+		}
+	});
+
 	test('Fetch Test Event with a Status typed otherwise: when no order item of the status as the API writes it changed in a year, the error names that status', async () => {
 		// Order items of that status exist, but none changed within the lookback.
 		const api = await startScriptedApi((request) => {
