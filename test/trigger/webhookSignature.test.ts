@@ -90,6 +90,9 @@ describe('timestamps', () => {
 	test('seconds and milliseconds are recognised', () => {
 		expect(parseWebhookTimestamp('1767225600')).toBe(1767225600);
 		expect(parseWebhookTimestamp('1767225600123')).toBe(1767225600);
+		// From 10^12 on a timestamp is milliseconds (10^12 s is the year 33658; 10^12 ms is 2001).
+		expect(parseWebhookTimestamp('1000000000000')).toBe(1_000_000_000);
+		expect(parseWebhookTimestamp('999999999999')).toBe(999_999_999_999);
 		expect(parseWebhookTimestamp('2026-01-01T00:00:00Z')).toBeUndefined();
 		expect(parseWebhookTimestamp('-5')).toBeUndefined();
 	});
