@@ -2,7 +2,7 @@
 // keeps its saved state bounded whatever the API answers; the webhook trigger reads the Header
 // Prefix and the secrets as every other reader of the credential does. Through n8n-core's poll
 // executor and webhook path, over loopback.
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { formatApiDateTime } from '../../nodes/shared/helpers/values';
 import { MAX_SEEN_KEYS, remember } from '../../nodes/shared/helpers/orderChanges';
 import { logOf, MAX_DELIVERY_IDS, MAX_SIGNED_KEYS, signedDigest } from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
@@ -103,7 +103,7 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 		// Each answer trickles for about half a second, so that the polls overlap.
 		api = await startScriptedApi(() => ({ ...page([changed]), trickleMs: 4 }));
 		const [a, b] = [1, 2].map(() => new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api!.baseUrl, api!.app)));
-		const [first, again, other] = await Promise.all([a.activate(), new Promise((r) => setTimeout(r, 100)).then(() => a.poll()), new Promise((r) => setTimeout(r, 100)).then(() => b.activate())]);
+		const [first, again, other] = await Promise.all([a.activate(), sleep(100).then(() => a.poll()), sleep(100).then(() => b.activate())]);
 		expect(first.items).toHaveLength(1);
 		expect(again).toEqual({ items: null, error: undefined });
 		expect(other.items).toHaveLength(1);
