@@ -6,7 +6,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { soakSize } from '../helpers/soak';
 
 // `npm test` runs 4 (a minute less of its time); CI runs 20 (`npm run test:soak`).
-const RUNS = Number(process.env.FAULT_MIX_RUNS ?? soakSize(4, 20));
+const RUNS = soakSize(4, 20);
 const ROWS = 1000;
 // All runs at once, each against its own sandbox: one run's waits (Retry-After, backoffs) are the
 // others' time to compute, and no run can see another's writes. Ten at a time, in two waves, each
