@@ -58,6 +58,8 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 			expect(outcome.error).toBeUndefined();
 			expect(outcome.items).toHaveLength(100);
 		}
+		// Each is an order item of its own, though every id is too long to keep: all 500 are creations.
+		expect(h.emitted.filter((i) => i.event === 'order.created')).toHaveLength(500);
 		const keys = Object.values(h.state.seen as IDataObject).flat() as string[];
 		expect(keys).toHaveLength(500);
 		expect(Math.max(...keys.map((key) => key.length))).toBeLessThanOrEqual(42);
@@ -67,6 +69,24 @@ describe('Orders Trigger: every answer held to the window it asked for', () => {
 		// A day later they are forgotten.
 		const { seen } = remember(h.state.seen as Record<string, string[]>, [], h.state.since as string, Date.now() + 24 * 3_600_000 + 1000);
 		expect(seen).toEqual({});
+	});
+
+	test('an entry whose updated_at cannot be read does not hold the window back: it moves on from the newest readable one', async () => {
+		// The readable change first: the newest is taken over the whole answer, whatever its order.
+		api = await startScriptedApi(() => page([entry(1, '2026-02-01 00:00:10'), entry(2, 'yesterday')]));
+		const h = new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
+		expect((await h.activate()).items).toHaveLength(2);
+		const since = h.state.since as string;
+		expect(since > '2026-01-31 00:00:00' && since < '2026-02-01 00:00:10').toBe(true);
+	});
+
+	test('an order item created exactly at the window start was there before it: its change is an update', async () => {
+		api = await startScriptedApi(() => page([{ ...entry(1, '2026-01-01 00:00:05'), created_at: '2026-01-01 00:00:00' }, { ...entry(2, '2026-01-01 00:00:05'), created_at: '2026-01-01 00:00:01' }]));
+		const h = new PollHarness({ events: both, options: { startFrom: '2026-01-01T00:00:00Z' } }, credentialsFor(api.baseUrl, api.app));
+		expect((await h.activate()).items?.map((i) => [i.order_item_id, i.event])).toEqual([
+			[1, 'order.updated'],
+			[2, 'order.created'],
+		]);
 	});
 
 	test(`past ${MAX_SEEN_KEYS.toLocaleString('en-US')} remembered changes the oldest go and the window start moves past them, so none of them can come out again`, () => {
