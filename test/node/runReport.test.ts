@@ -81,6 +81,14 @@ describe('the run tells the user what happened (execution hints)', () => {
 		);
 	});
 
+	test('a 500 that persists through its retries: the report says a request still failed, never "nothing was lost"', async () => {
+		await sb.control('POST', '/faults', { next5xx: 4, status5xx: 500 });
+		const run = await stock([{ product_id: products[6], stock: 9 }]);
+		expect(run.items.map((i) => i.json.error === undefined)).toEqual([false]);
+		const busy = messages(run).find((m) => m.startsWith('The API was busy'));
+		expect(busy).toMatch(/^The API was busy: 0 answers were 429 \(rate limit\) and 3 5xx or no answer, retried; 1 request still failed after its retries; the run waited \d+ s with nothing sent\. /);
+	});
+
 	test('a clock corrected: by how much, which way, what to do', async () => {
 		await sb.control('POST', '/faults', { clockSkewSec: 400 });
 		const run = await stock([{ product_id: products[5], stock: 8 }]);
