@@ -123,10 +123,20 @@ describe('Other Endpoint › Send Request: what is sent, and what is sent again'
 		expect(items.map((i) => i.json)).toEqual([json]);
 	});
 
-	test.each(['POST', 'PATCH'])('a %s answered 502 is not sent again: the error says to check whether it was applied', async (method) => {
-		const { error, requests } = await send([refusal(502, 'bad_gateway'), ok({})], other(method, '/order_status_update.php', { body: '{}' }));
+	test.each([
+		['POST', 502],
+		['PATCH', 500],
+	])('a %s answered %i is not sent again: the error says to check whether it was applied', async (method, status) => {
+		const { error, requests } = await send([refusal(status, 'server_error'), ok({})], other(method, '/order_status_update.php', { body: '{}' }));
 		expect(requests).toHaveLength(1);
 		expect(error?.description).toMatch(new RegExp(`^Not sent again: a ${method} to an endpoint this node does not know may not be safe to apply twice; check in the marketplace whether it was applied\\. `));
+	});
+
+	test('a POST refused with a 4xx was not applied: its error does not ask to check whether it was', async () => {
+		const { error, requests } = await send([refusal(400, 'bad_request'), ok({})], other('POST', '/order_status_update.php', { body: '{}' }));
+		expect(requests).toHaveLength(1);
+		expect(error?.description).toBeDefined();
+		expect(error?.description).not.toMatch(/Not sent again/);
 	});
 
 	test.each(['GET', 'PUT', 'DELETE'])('a %s answered 502 is sent again, and the answer after it is the result', async (method) => {
