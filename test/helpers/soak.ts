@@ -7,3 +7,8 @@ export const SOAK = process.env.SOAK === '1';
 export function soakSize(quick: number, full: number): number {
 	return SOAK ? full : quick;
 }
+
+/** A property's runs: a quarter of them in `npm test`, all of them in the soak run. */
+export function propertyRuns(full: number): number {
+	return soakSize(Math.ceil(full / 4), full);
+}

@@ -8,6 +8,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { apiErrorFromResponse, readBody, readErrorBody } from '../../nodes/shared/transport/errors';
 import { successData } from '../../nodes/shared/transport/answerReading';
 import { Budget, HOSTILE_TEXTS, nested } from '../helpers/budget';
+import { propertyRuns } from '../helpers/soak';
 import { anyText, anyValue, bigText, byteText, INHERITED } from '../helpers/arbitraries';
 
 const node = { id: '1', name: 'Marketplace Partner', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
@@ -51,7 +52,7 @@ describe('the answer reader and the error parser, over any body', () => {
 				}
 				expect(body).toEqual(value ?? raw);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: propertyRuns(300) },
 		);
 	});
 
@@ -72,7 +73,7 @@ describe('the answer reader and the error parser, over any body', () => {
 				const data = successData(readBody(raw).body);
 				if (data) expect(typeof data).toBe('object');
 			}),
-			{ numRuns: 500 },
+			{ numRuns: propertyRuns(500) },
 		);
 		budget.expectKept();
 	});
@@ -85,7 +86,7 @@ describe('the answer reader and the error parser, over any body', () => {
 				expect(error).toBeUndefined();
 				expectClearError(result, statusCode);
 			}),
-			{ numRuns: 500 },
+			{ numRuns: propertyRuns(500) },
 		);
 		budget.expectKept();
 	});
@@ -99,7 +100,7 @@ describe('the answer reader and the error parser, over any body', () => {
 				expect(error).toBeUndefined();
 				expectClearError(result, 400);
 			}),
-			{ numRuns: 40 },
+			{ numRuns: propertyRuns(40) },
 		);
 		budget.expectKept();
 	});

@@ -13,6 +13,7 @@ import { MarketplacePartnerApi } from '../../credentials/MarketplacePartnerApi.c
 import { pathRelativeToBase } from '../../nodes/shared/transport/signing';
 import { cut, jsonPreview, oneLine, ownValue, trimEnd } from '../../nodes/shared/helpers/networkText';
 import { Budget, HOSTILE_TEXTS, nested } from '../helpers/budget';
+import { propertyRuns } from '../helpers/soak';
 import { anyText, anyValue, bigText, INHERITED, trickyText } from '../helpers/arbitraries';
 
 const sizeOf = (value: unknown) => (typeof value === 'string' ? value.length : 1024);
@@ -43,7 +44,7 @@ describe('datetimes', () => {
 				if (error) expectClearError(error, 'Start From');
 				else expect(result).toMatch(API_DATETIME);
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -55,7 +56,7 @@ describe('datetimes', () => {
 				expect(toApiDateTime(new Date(ms).toISOString(), 'Start From', timeZone)).toBe(formatApiDateTime(ms, timeZone));
 				expect(toApiDateTime(new Date(ms), 'Start From', timeZone)).toBe(formatApiDateTime(ms, timeZone));
 			}),
-			{ numRuns: 200 },
+			{ numRuns: propertyRuns(200) },
 		);
 	});
 
@@ -68,7 +69,7 @@ describe('datetimes', () => {
 				if (result !== undefined) expect(Number.isFinite(result)).toBe(true);
 				if (typeof value === 'string' && API_DATETIME.test(value) && result !== undefined) expect(formatApiDateTime(result)).toBe(value);
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -83,7 +84,7 @@ describe('SKUs, whole numbers and columns', () => {
 				if (error) expectClearError(error, 'SKU');
 				else expect(result).toBe(typeof value === 'number' ? String(value) : (value as string).trim());
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -96,7 +97,7 @@ describe('SKUs, whole numbers and columns', () => {
 				if (error) expectClearError(error, 'Stock');
 				else expect(Number.isSafeInteger(result) && result! >= 0).toBe(true);
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -120,7 +121,7 @@ describe('SKUs, whole numbers and columns', () => {
 					expect(names.includes(result) || names.some((name) => headerKey(name) === headerKey(result))).toBe(true);
 				}
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -153,7 +154,7 @@ describe("the credential's Base URL", () => {
 				// The Test button's URL (its baseURL expression over the Base URL as typed, then the path) is the nodes'.
 				else expect(new URL(`${testButtonBaseUrl(text)}/ping.php`).href).toBe(`${result!.baseUrl}/ping.php`);
 			}),
-			{ numRuns: 3000 },
+			{ numRuns: propertyRuns(3000) },
 		);
 		budget.expectKept();
 	});
@@ -190,7 +191,7 @@ describe('the bounded readers behind every message', () => {
 			fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 200 }), (value, limit) => {
 				expect(jsonPreview(value, limit)).toBe(cut(JSON.stringify(value), limit));
 			}),
-			{ numRuns: 500 },
+			{ numRuns: propertyRuns(500) },
 		);
 	});
 
@@ -202,7 +203,7 @@ describe('the bounded readers behind every message', () => {
 				expect(error).toBeUndefined();
 				expect(result!.length).toBeLessThanOrEqual(LIMIT + 1);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: propertyRuns(300) },
 		);
 		budget.expectKept();
 	});
@@ -217,7 +218,7 @@ describe('the bounded readers behind every message', () => {
 				if (expected !== undefined) expect(result).toBe(expected);
 				else expect(result!.length).toBeLessThanOrEqual(LIMIT + 1);
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});
@@ -231,7 +232,7 @@ describe('the bounded readers behind every message', () => {
 				if (text.length <= 2000) expect(result).toBe(text.replace(/[.\s]+$/, ''));
 				else expect(text.startsWith(result!) && /^[.\s]*$/.test(text.slice(result!.length))).toBe(true);
 			}),
-			{ numRuns: 400 },
+			{ numRuns: propertyRuns(400) },
 		);
 		budget.expectKept();
 	});

@@ -2,7 +2,7 @@
 // n8n's community-package scanner, run offline as `npx @n8n/scan-community-package` runs it after
 // its provenance check: its rules over the source and over the packed tarball (scripts/scan.mjs).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOnce } from '../helpers/build';
@@ -21,8 +21,10 @@ test('the source and the packed tarball pass the scanner', async () => {
 test('the scanner is not fooled by an eslint-disable comment: a planted helpers.request fails it', () => {
 	const copy = mkdtempSync(path.join(tmpdir(), 'n8n-partner-scan-test-'));
 	try {
-		for (const item of ['package.json', 'nodes', 'credentials']) cpSync(path.join(root, item), path.join(copy, item), { recursive: true });
+		// The package's manifest and one planted file: the rest of the source is the first test's.
+		cpSync(path.join(root, 'package.json'), path.join(copy, 'package.json'));
 		const file = path.join(copy, 'nodes/shared/transport/planted.ts');
+		mkdirSync(path.dirname(file), { recursive: true });
 		writeFileSync(
 			file,
 			"import type { ICredentialTestFunctions } from 'n8n-workflow';\n" +

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { changeKey, parseApiDate, remember } from '../../nodes/shared/helpers/orderChanges';
 import { Budget, nested } from '../helpers/budget';
+import { propertyRuns } from '../helpers/soak';
 import { anyText, anyValue, INHERITED } from '../helpers/arbitraries';
 
 /** changeKey as released (recursive): the keys saved workflows hold in their static data. */
@@ -31,7 +32,7 @@ describe("the Orders Trigger's memory over any entry", () => {
 				const withExtra = { ...extra, ...entry } as IDataObject;
 				expect(changeKey(withExtra)).toBe(releasedChangeKey(withExtra));
 			}),
-			{ numRuns: 500 },
+			{ numRuns: propertyRuns(500) },
 		);
 	});
 
@@ -49,7 +50,7 @@ describe("the Orders Trigger's memory over any entry", () => {
 				expect(error).toBeUndefined();
 				expect(result).toMatch(/:[0-9a-f]{16}$/);
 			}),
-			{ numRuns: 300 },
+			{ numRuns: propertyRuns(300) },
 		);
 		budget.expectKept();
 	});
@@ -70,7 +71,7 @@ describe("the Orders Trigger's memory over any entry", () => {
 				expect(new Map(Object.entries(seen))).toEqual(expected);
 				expect([first.since, since]).toEqual(['2026-05-01 09:30:00', '2026-05-01 09:30:00']);
 			}),
-			{ numRuns: 500 },
+			{ numRuns: propertyRuns(500) },
 		);
 	});
 });
