@@ -2,6 +2,7 @@
 // Shared by `npm start`, the end-to-end tests and the benchmarks: where the real n8n lives, how to
 // run it, and how to install this package into it the way users do (as a community package).
 const { spawn, spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -152,6 +153,30 @@ function runtimeEnv(extra = {}) {
 async function publishWorkflow(userFolder, id, extraEnv = {}) {
   const args = N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true'];
   await n8nCommand(userFolder, args, extraEnv);
+}
+
+/**
+ * Imports workflows into n8n: `source` is a JSON file (one workflow or an array) or a folder of
+ * them. n8n 2.0 refuses a workflow without a `versionId` ("NOT NULL constraint failed:
+ * workflow_entity.versionId"; later lines make one), so a copy gets one where it is missing.
+ */
+async function importWorkflows(userFolder, source, extraEnv = {}) {
+  const files = fs.statSync(source).isDirectory()
+    ? fs.readdirSync(source).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(source, f))
+    : [source];
+  const dir = fs.mkdtempSync(path.join(userFolder, 'import-'));
+  try {
+    let count = 0;
+    for (const file of files) {
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+      for (const workflow of Array.isArray(parsed) ? parsed : [parsed]) {
+        fs.writeFileSync(path.join(dir, `${count++}.json`), JSON.stringify({ ...workflow, versionId: workflow.versionId ?? crypto.randomUUID() }));
+      }
+    }
+    return await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${dir}`], extraEnv);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A port that was free on loopback a moment ago. */
@@ -369,6 +394,7 @@ module.exports = {
   N8N_DIR,
   NODE24_VERSION,
   publishWorkflow,
+  importWorkflows,
   PACKAGE_NAME,
   provision,
   isProvisioned,

@@ -6,7 +6,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { control } = require('../sandbox/client');
-const { ROOT, N8N_MAJOR, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
+const { ROOT, N8N_MAJOR, importWorkflows, installPackageInto, n8nCommand, publishWorkflow } = require('./lib');
 
 const CREDENTIAL_ID = 'mpSandboxCred01';
 const CREDENTIAL_NAME = 'Marketplace Partner (sandbox)';
@@ -139,7 +139,7 @@ async function prepareWorkspace({
   for (const file of exampleFiles()) {
     fs.writeFileSync(path.join(workflowsDir, file), JSON.stringify(exampleFor(file, sandbox.baseUrl)));
   }
-  await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${workflowsDir}`], extraEnv);
+  await importWorkflows(userFolder, workflowsDir, extraEnv);
   for (const id of publish) await publishWorkflow(userFolder, id, extraEnv);
 
   const webhookUrl = triggerUrl(n8nPort, sandbox.baseUrl);

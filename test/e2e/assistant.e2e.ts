@@ -13,7 +13,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, n8nCommand, publishWorkflow, startN8n, N8N_MAJOR } = require('../../scripts/lib');
+const { freePort, importWorkflows, n8nCommand, publishWorkflow, startN8n, N8N_MAJOR } = require('../../scripts/lib');
 const { prepareWorkspace, exampleFor } = require('../../scripts/workspace');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -181,7 +181,7 @@ function buttons(mail: string): Record<string, string> {
 		};
 		const file = path.join(userFolder, 'review-workflow.json');
 		writeFileSync(file, JSON.stringify(workflow));
-		await n8nCommand(userFolder, ['import:workflow', `--input=${file}`]);
+		await importWorkflows(userFolder, file);
 		await publishWorkflow(userFolder, WORKFLOW_ID);
 		n8n = await startN8n(userFolder, { port });
 		// Registered, the webhook answers a GET with "not registered for GET requests"; before, with "… is not registered."

@@ -9,7 +9,7 @@ import { readSheet } from '../helpers/sheet';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, n8nCommand, n8nProfile, parseRawOutput, startN8n, ROOT, N8N_MAJOR, N8N_VERSION } = require('../../scripts/lib');
+const { freePort, importWorkflows, n8nCommand, n8nProfile, parseRawOutput, startN8n, ROOT, N8N_MAJOR, N8N_VERSION } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, exampleFor, CREDENTIAL_ID, TRIGGER_WORKFLOW_ID, POLLING_WORKFLOW_ID } = require('../../scripts/workspace');
 
@@ -257,7 +257,7 @@ describe('the examples in real n8n', () => {
 		};
 		const file = path.join(userFolder, 'fault-mix.json');
 		writeFileSync(file, JSON.stringify(workflow));
-		await n8nCommand(userFolder, ['import:workflow', `--input=${file}`]);
+		await importWorkflows(userFolder, file);
 
 		await sb.control('POST', '/stats/reset');
 		await sb.control('POST', '/faults', { rate429: 0.15, retryAfterSec: 1, rate5xx: 0.1, rateDrop: 0.05 });

@@ -16,7 +16,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { startScriptedApi, ok, type ScriptedApi } from '../helpers/scriptedApi';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { freePort, n8nCommand, n8nProfile, parseRawOutput, startN8n } = require('../../scripts/lib');
+const { freePort, importWorkflows, n8nCommand, n8nProfile, parseRawOutput, startN8n } = require('../../scripts/lib');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { prepareWorkspace, TRIGGER_WORKFLOW_ID } = require('../../scripts/workspace');
 
@@ -114,7 +114,7 @@ describe('a hostile network, in the real n8n', () => {
 			JSON.stringify([redirectWorkflow(redirector.baseUrl), redirectWorkflow(blockedBaseUrl, { id: 'mpSsrfTest', name: 'SSRF test', credential: SSRF_CREDENTIAL })]),
 		);
 		await n8nCommand(userFolder, ['import:credentials', `--input=${path.join(importDir, 'credentials.json')}`]);
-		await n8nCommand(userFolder, ['import:workflow', `--input=${path.join(importDir, 'workflow.json')}`]);
+		await importWorkflows(userFolder, path.join(importDir, 'workflow.json'));
 	}, 600_000);
 
 	afterAll(async () => {

@@ -16,7 +16,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { savedWorkflows, type SavedWorkflow } from '../helpers/savedWorkflows';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, n8nCommand, n8nProfile, packPackage, startN8n, PACKAGE_NAME } = require('../../scripts/lib');
+const { freePort, importWorkflows, n8nProfile, packPackage, startN8n, PACKAGE_NAME } = require('../../scripts/lib');
 const { prepareWorkspace } = require('../../scripts/workspace');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -66,7 +66,7 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		workflows = await savedWorkflows({
 			sandbox: sb,
 			webhookOrigin: () => n8n.url,
-			importWorkflows: (folder: string) => n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${folder}`]),
+			importWorkflows: (folder: string) => importWorkflows(userFolder, folder),
 		});
 		registry.prepareUserFolder(userFolder);
 		// Unverified packages on, explicitly, here only: the package is not verified by n8n, and n8n

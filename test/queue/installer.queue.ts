@@ -12,7 +12,7 @@ import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { savedWorkflows, type SavedWorkflow } from '../helpers/savedWorkflows';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { freePort, n8nCommand, packPackage, PACKAGE_NAME } = require('../../scripts/lib');
+const { freePort, importWorkflows, packPackage, PACKAGE_NAME } = require('../../scripts/lib');
 const { prepareWorkspace } = require('../../scripts/workspace');
 const { startQueueInstallation } = require('../../scripts/queue');
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -80,7 +80,7 @@ describe('queue mode: installed and updated through main, loaded by the worker a
 		workflows = await savedWorkflows({
 			sandbox: sb,
 			webhookOrigin: () => `http://127.0.0.1:${webhookPort}`,
-			importWorkflows: (folder: string) => n8nCommand(q.userFolder('main'), ['import:workflow', '--separate', `--input=${folder}`], q.env),
+			importWorkflows: (folder: string) => importWorkflows(q.userFolder('main'), folder, q.env),
 		});
 		for (const name of PROCESSES) registry.prepareUserFolder(q.userFolder(name));
 		await q.start('main', { extraEnv: registry.env });
