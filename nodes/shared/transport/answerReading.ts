@@ -37,6 +37,11 @@ export function successData(envelope: unknown, anyData = false): IDataObject | u
 	return data === undefined ? {} : ({ data } as IDataObject);
 }
 
+/** The moment of an answer's Date header in ms (the API's clock), or NaN when it has none or it is unreadable. */
+export function dateHeaderMs(headers: IDataObject): number {
+	return Date.parse(String(headers.date));
+}
+
 /**
  * The wait a Retry-After header asks for, in ms from `nowMs`: delay-seconds or a date; undefined
  * when absent or unreadable. Only digits are seconds: V8's Date.parse reads "12" as a year.

@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, parseCredentials, type PartnerCredentials } from './credentials';
 import { toNodeError } from '../helpers/items';
 import { apiErrorFromResponse, cutAtDeadline, describeNetworkError, networkCode, NotSentError, notHttpError, readBody, redirectError, ssrfBlockedError } from './errors';
-import { retryAfterMs, successData } from './answerReading';
+import { dateHeaderMs, retryAfterMs, successData } from './answerReading';
 import { retryWaitMs, runPolicyOf, type ApiContext, type RunPolicy, type StopReason } from './runPolicy';
 import { buildQueryString, type QueryValue } from './signing';
 
@@ -372,7 +372,7 @@ async function waitToSendAgain(exchange: Exchange, { statusCode: httpStatus, hea
  */
 function correctClock(exchange: Exchange, response: IN8nHttpFullResponse, read: ReadBody): Outcome | undefined {
 	const { context, policy, itemIndex } = exchange;
-	const serverMs = Date.parse(String(response.headers.date)); // no header: NaN
+	const serverMs = dateHeaderMs(response.headers);
 	if (Number.isNaN(serverMs)) return undefined;
 	const nowMs = Date.now();
 	const ahead = Math.round((serverMs - nowMs) / 1000);

@@ -16,7 +16,7 @@ import {
 	zonesAtOffset,
 } from '../../helpers/setupFindings';
 import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../../shared/transport';
-import { PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../../shared/transport/answerReading';
+import { dateHeaderMs, PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../../shared/transport/answerReading';
 import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../../shared/transport/errors';
 import { giveUpAfterOption, optionsCollection } from '../../../shared/runOptions';
 
@@ -126,11 +126,6 @@ function permissionFinding(context: IExecuteFunctions, permission: string, what:
 	};
 }
 
-/** Milliseconds of the answer's Date header, or NaN. */
-function dateOf(answer: ApiAnswer): number {
-	return Date.parse(String(answer.headers.date)); // no header: NaN
-}
-
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await forEachItem.call(this, async (i) => {
 		const testProduct = this.getNodeParameter('testProduct', i, {}) as IDataObject;
@@ -155,7 +150,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 					}
 				: { check: 'Authentication', result: 'error', finding: refusal(this, ping), setting: 'The credential, as the finding says', details: { httpStatus: ping.statusCode } },
 		);
-		const serverMs = dateOf(ping);
+		const serverMs = dateHeaderMs(ping.headers);
 		if (Number.isNaN(serverMs)) {
 			findings.push({
 				check: 'Clock',
@@ -291,7 +286,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			const update = await apiAnswer.call(this, 'POST', '/stock_update.php', { body: { product_id: productId, stock, external_ref: EXTERNAL_REF }, itemIndex: i });
 			findings.push(permissionFinding(this, 'stock:write', 'Stock › Update', update));
 			const data = successData(update.body);
-			if (data) findings.push(timeZoneFinding(data.updated_at, dateOf(update), timeZone));
+			if (data) findings.push(timeZoneFinding(data.updated_at, dateHeaderMs(update.headers), timeZone));
 			if (data && sku !== undefined) {
 				const bySku = await apiAnswer.call(this, 'POST', '/stock_update.php', { body: { sku, stock, external_ref: EXTERNAL_REF }, itemIndex: i });
 				const accepted = successData(bySku.body);
