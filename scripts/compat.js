@@ -32,7 +32,11 @@ fs.mkdirSync(OUT, { recursive: true });
 /** Runs one command with N8N_VERSION set, its output shown; returns its exit code and seconds. */
 function step(version, command, commandArgs) {
   const started = Date.now();
-  const run = spawnSync(command, commandArgs, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, N8N_VERSION: version } });
+  // n8n's defaults on every line: the hardened settings (n8n 3.0's announced defaults) exist only in
+  // recent 2.x lines (2.11.4 has neither SSRF protection of the credential test nor the unverified-
+  // packages switch's listing); CI's e2e runs them on the pinned 2.41.1.
+  const env = { ...process.env, N8N_VERSION: version, PARTNER_N8N_PROFILE: process.env.PARTNER_N8N_PROFILE ?? 'plain' };
+  const run = spawnSync(command, commandArgs, { cwd: ROOT, stdio: 'inherit', env });
   return { status: run.status ?? 1, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
