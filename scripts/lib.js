@@ -158,8 +158,10 @@ async function publishWorkflow(userFolder, id, extraEnv = {}) {
 /**
  * Imports workflows into n8n: `source` is a JSON file (one workflow or an array) or a folder of
  * them. n8n 2.0 refuses a workflow without a `versionId` ("NOT NULL constraint failed:
- * workflow_entity.versionId"; later lines make one), so a copy gets one where it is missing.
+ * workflow_entity.versionId"), so on 2.0 a copy gets one where it is missing; other lines make
+ * their own, with its version-history entry, and get the workflows as they are.
  */
+const NEEDS_VERSION_ID = N8N_VERSION.startsWith('2.0.');
 async function importWorkflows(userFolder, source, extraEnv = {}) {
   const files = fs.statSync(source).isDirectory()
     ? fs.readdirSync(source).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(source, f))
@@ -170,7 +172,7 @@ async function importWorkflows(userFolder, source, extraEnv = {}) {
     for (const file of files) {
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
       for (const workflow of Array.isArray(parsed) ? parsed : [parsed]) {
-        fs.writeFileSync(path.join(dir, `${count++}.json`), JSON.stringify({ ...workflow, versionId: workflow.versionId ?? crypto.randomUUID() }));
+        fs.writeFileSync(path.join(dir, `${count++}.json`), JSON.stringify(NEEDS_VERSION_ID && !workflow.versionId ? { ...workflow, versionId: crypto.randomUUID() } : workflow));
       }
     }
     return await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${dir}`], extraEnv);
