@@ -23,8 +23,12 @@ const REGISTRY_URL = `https://${REGISTRY_HOST}`;
 export interface RegistryRequest {
 	method: string;
 	path: string;
-	/** `tls`: through the proxy as registry.npmjs.org; `publish`: the loopback address `npm publish` uses. */
-	via: 'tls' | 'publish';
+	/**
+	 * `tls`: through the proxy's tunnel as registry.npmjs.org; `forward`: an absolute https URL sent to
+	 * the proxy in the clear (older n8n lines' axios does so through HTTPS_PROXY); `publish`: the
+	 * loopback address `npm publish` uses.
+	 */
+	via: 'tls' | 'forward' | 'publish';
 	userAgent: string;
 	status: number;
 }
@@ -128,8 +132,11 @@ export async function startTestRegistry(dir: string): Promise<TestRegistry> {
 
 	const tlsServer = https.createServer({ key, cert }, handle('tls'));
 	const publishServer = http.createServer(handle('publish'));
+	const forward = handle('forward');
 	const proxy = http.createServer((req, res) => {
-		// A plain-HTTP proxy request (absolute URL): nothing here is served that way.
+		// A plain-HTTP proxy request (absolute URL): the registry's served as a forward proxy would
+		// serve it, any other host refused.
+		if ((req.url ?? '').startsWith(`${REGISTRY_URL}/`)) return forward(req, res);
 		refused.push(`${req.method} ${req.url}`);
 		send(res, 403, { error: 'refused by the test proxy' });
 	});
