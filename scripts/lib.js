@@ -373,7 +373,11 @@ function packDirectory(dir) {
 
 /**
  * Installs this package (a tarball from packPackage, or built now) into the n8n user folder's
- * nodes/, where n8n keeps community packages (Settings > Community Nodes installs there too).
+ * nodes/, where n8n keeps community packages (Settings > Community Nodes installs there too),
+ * without its peer dependency, as n8n's installer does: n8n-workflow is the running n8n's own. An
+ * npm install with peers puts the registry's latest n8n-workflow and its 162 dependencies beside
+ * the package (20 s a test file, and a copy the nodes could load instead of n8n's); `--omit=peer`
+ * still resolves them (14 s); `--legacy-peer-deps` leaves peers alone (half a second).
  */
 function installPackageInto(userFolder, tarball = packPackage()) {
   const nodesDir = path.join(userFolder, '.n8n', 'nodes');
@@ -381,7 +385,7 @@ function installPackageInto(userFolder, tarball = packPackage()) {
   if (!fs.existsSync(path.join(nodesDir, 'package.json'))) {
     fs.writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true }));
   }
-  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball], { cwd: nodesDir });
+  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--legacy-peer-deps', '--loglevel=error', tarball], { cwd: nodesDir });
   return tarball;
 }
 
