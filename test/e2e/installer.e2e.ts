@@ -32,6 +32,12 @@ const MINOR_1X = N8N_MAJOR === 1 ? Number(N8N_VERSION.split('.')[1]) : Infinity;
 const OWN_VERSION_CHECK = MINOR_1X >= 110;
 /** The running n8n serves an updated package's node descriptions without a restart (seen on 1.100.1 and later; 1.94.1 serves the old ones until restarted). */
 const RELOADS_DESCRIPTIONS = MINOR_1X >= 100;
+/**
+ * n8n packs the package and installs it without its peer dependencies (seen on 1.94.1 and later);
+ * 1.88.0 runs `npm install <package>` in its nodes folder, which also installs the peer n8n-workflow
+ * from the registry beside it.
+ */
+const STRIPS_PEERS = MINOR_1X >= 94;
 const OWNER = { email: 'installer@example.com', firstName: 'I', lastName: 'I', password: 'Installer-Partner-2026' };
 
 describe("n8n's own installer: Settings › Community Nodes installs the package from the registry, Update replaces it, saved workflows keep running", () => {
@@ -115,8 +121,12 @@ describe("n8n's own installer: Settings › Community Nodes installs the package
 		const installed = JSON.parse(readFileSync(path.join(installedDir(), 'package.json'), 'utf8'));
 		expect(installed.version).toBe(firstVersion);
 		// n8n strips dev and peer dependencies before its npm install: n8n-workflow is n8n's own.
-		expect(installed.peerDependencies).toBeUndefined();
+		expect(installed.peerDependencies === undefined).toBe(STRIPS_PEERS);
 		expect(existsSync(path.join(installedDir(), 'node_modules', 'n8n-workflow'))).toBe(false);
+		expect(existsSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-workflow'))).toBe(!STRIPS_PEERS);
+		// The package itself only ever from the test registry; on 1.88 its peer from the real one.
+		expect(registry.requests.filter((r) => r.upstream && r.path.startsWith(`/${PACKAGE_NAME}`))).toEqual([]);
+		expect(registry.requests.some((r) => r.upstream)).toBe(!STRIPS_PEERS);
 
 		const listed = await rest('GET', '/community-packages');
 		expect(listed.json.data).toEqual([expect.objectContaining({ packageName: PACKAGE_NAME, installedVersion: firstVersion })]);

@@ -4,7 +4,9 @@
 // with a certificate for that host signed by a CA this helper makes. n8n's process and its npm
 // child reach it through HTTPS_PROXY and trust the CA (NODE_EXTRA_CA_CERTS, npm's cafile), so n8n
 // keeps its default registry setting: no custom registry, nothing licensed, no /etc/hosts edit.
-// Any other host is refused by the proxy and written down, never contacted.
+// Any other host is refused by the proxy and written down, never contacted. A package the registry
+// does not hold (n8n-workflow, which n8n before 1.94 installs as the package's peer) is fetched from
+// the real registry, as a registry mirror with an uplink would; the package itself never is.
 import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ export interface RegistryRequest {
 	via: 'tls' | 'forward' | 'publish';
 	userAgent: string;
 	status: number;
+	/** Answered by the real registry: a package the test registry does not hold. */
+	upstream: boolean;
 }
 
 export interface TestRegistry {
@@ -107,12 +111,22 @@ export async function startTestRegistry(dir: string): Promise<TestRegistry> {
 		send(res, 201, { ok: true });
 	};
 
+	/** A package this registry does not hold, from the real registry (its answer passed on as it is). */
+	const fromUpstream = (req: http.IncomingMessage, res: http.ServerResponse) => {
+		const upstream = https.get(`${REGISTRY_URL}${new URL(req.url ?? '/', REGISTRY_URL).pathname}`, { headers: { accept: req.headers.accept ?? 'application/json', 'accept-encoding': 'identity' } }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream' });
+			answer.pipe(res);
+		});
+		upstream.on('error', (error) => send(res, 502, { error: `the real registry did not answer: ${error.message}` }));
+	};
+
 	const handle = (via: RegistryRequest['via']) => (req: http.IncomingMessage, res: http.ServerResponse) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const url = decodeURIComponent(new URL(req.url ?? '/', REGISTRY_URL).pathname).slice(1);
-			res.on('finish', () => requests.push({ method: req.method ?? '', path: `/${url}`, via, userAgent: String(req.headers['user-agent'] ?? ''), status: res.statusCode }));
+			let upstream = false;
+			res.on('finish', () => requests.push({ method: req.method ?? '', path: `/${url}`, via, userAgent: String(req.headers['user-agent'] ?? ''), status: res.statusCode, upstream }));
 			if (req.method === 'PUT' && via === 'publish') return acceptPublish(url, Buffer.concat(chunks), res);
 			if (req.method !== 'GET') return send(res, 405, { error: 'method not allowed' });
 			const tarball = tarballs.get(url);
@@ -123,7 +137,10 @@ export async function startTestRegistry(dir: string): Promise<TestRegistry> {
 			const name = parts.slice(0, scoped ? 2 : 1).join('/');
 			const spec = parts[scoped ? 2 : 1];
 			const packument = packuments.get(name);
-			if (!packument) return send(res, 404, { error: 'Not found' });
+			if (!packument) {
+				upstream = via !== 'publish';
+				return upstream ? fromUpstream(req, res) : send(res, 404, { error: 'Not found' });
+			}
 			if (spec === undefined) return send(res, 200, packument);
 			const manifest = packument.versions[packument['dist-tags'][spec] ?? spec];
 			return manifest ? send(res, 200, manifest) : send(res, 404, { error: 'version not found' });
