@@ -158,10 +158,13 @@ async function publishWorkflow(userFolder, id, extraEnv = {}) {
 /**
  * Imports workflows into n8n: `source` is a JSON file (one workflow or an array) or a folder of
  * them. n8n 2.0 refuses a workflow without a `versionId` ("NOT NULL constraint failed:
- * workflow_entity.versionId"), so on 2.0 a copy gets one where it is missing; other lines make
- * their own, with its version-history entry, and get the workflows as they are.
+ * workflow_entity.versionId") and writes no version-history entry for what it imports, so neither
+ * its `publish:workflow` nor the editor's Publish finds the version ("Version … not found"): on 2.0
+ * a copy gets a versionId where it is missing, and its history entry is written into n8n's SQLite
+ * database as the editor's save would write it. Other lines do both themselves and get the
+ * workflows as they are.
  */
-const NEEDS_VERSION_ID = N8N_VERSION.startsWith('2.0.');
+const IMPORT_WRITES_NO_HISTORY = N8N_VERSION.startsWith('2.0.');
 async function importWorkflows(userFolder, source, extraEnv = {}) {
   const files = fs.statSync(source).isDirectory()
     ? fs.readdirSync(source).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(source, f))
@@ -172,10 +175,12 @@ async function importWorkflows(userFolder, source, extraEnv = {}) {
     for (const file of files) {
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
       for (const workflow of Array.isArray(parsed) ? parsed : [parsed]) {
-        fs.writeFileSync(path.join(dir, `${count++}.json`), JSON.stringify(NEEDS_VERSION_ID && !workflow.versionId ? { ...workflow, versionId: crypto.randomUUID() } : workflow));
+        fs.writeFileSync(path.join(dir, `${count++}.json`), JSON.stringify(IMPORT_WRITES_NO_HISTORY && !workflow.versionId ? { ...workflow, versionId: crypto.randomUUID() } : workflow));
       }
     }
-    return await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${dir}`], extraEnv);
+    const output = await n8nCommand(userFolder, ['import:workflow', '--separate', `--input=${dir}`], extraEnv);
+    if (IMPORT_WRITES_NO_HISTORY) writeVersionHistory(userFolder, extraEnv);
+    return output;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -299,6 +304,19 @@ async function n8nCommand(userFolder, args, extraEnv = {}) {
       reject(new Error(`n8n ${args.join(' ')} failed (${code}):\n${stderr}\n${stdout}`.slice(0, 4000)));
     });
   });
+}
+
+/** n8n 2.0 only (see importWorkflows): a version-history entry for every workflow's current version that has none. */
+function writeVersionHistory(userFolder, extraEnv) {
+  if ((extraEnv.DB_TYPE ?? 'sqlite') !== 'sqlite') throw new Error('n8n 2.0 is tested on SQLite only: its import writes no version history, which only the SQLite fix-up here adds');
+  const script = `
+    const db = new (require('sqlite3').Database)(process.argv[1]);
+    db.run(\`INSERT INTO workflow_history (versionId, workflowId, authors, nodes, connections, name, createdAt, updatedAt)
+      SELECT versionId, id, 'import', nodes, connections, name, STRFTIME('%Y-%m-%d %H:%M:%f', 'NOW'), STRFTIME('%Y-%m-%d %H:%M:%f', 'NOW')
+      FROM workflow_entity w WHERE NOT EXISTS (SELECT 1 FROM workflow_history h WHERE h.versionId = w.versionId)\`,
+      (error) => { if (error) { console.error(error.message); process.exitCode = 1; } db.close(); });`;
+  const res = spawnSync(NODE_BIN, ['-e', script, path.join(userFolder, '.n8n', 'database.sqlite')], { cwd: N8N_DIR, env: runtimeEnv(), encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`writing n8n 2.0's version history failed: ${res.stderr || res.error?.message}`);
 }
 
 /** The run JSON that `n8n execute --rawOutput` prints among n8n's own log lines. */
