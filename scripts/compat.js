@@ -10,10 +10,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-// The newest release of each line, from the stated minimum to the pinned 2.x. The 2.10 line has one
-// release, 2.10.0, which cannot be installed from the registry (it asks for @n8n/ai-utilities 0.4.0,
-// never published there): 2.11.4 stands for it.
-const LINES = ['1.88.0', '1.94.1', '1.100.1', '1.110.1', '1.119.2', '1.123.81', '2.0.3', '2.11.4', '2.20.12', '2.30.8', '2.41.1'];
+// The newest release of each line, from the stated minimum to the pinned 2.x (1.88.0 runs on request:
+// its installer cannot install the package, docs/compatibility.md). The 2.10 line has one release,
+// 2.10.0, which cannot be installed from the registry (it asks for @n8n/ai-utilities 0.4.0, never
+// published there): 2.11.4 stands for it.
+const LINES = ['1.94.1', '1.100.1', '1.110.1', '1.119.2', '1.123.81', '2.0.3', '2.11.4', '2.20.12', '2.30.8', '2.41.1'];
 const KEPT = new Set(['1.123.81', '2.41.1']);
 const SUITES = ['test/e2e/examples.e2e.ts', 'test/e2e/installer.e2e.ts'];
 const OUT = path.join(ROOT, 'reports', 'compat');
@@ -23,7 +24,7 @@ const clean = args.includes('--clean');
 const versions = args.filter((a) => !a.startsWith('--'));
 const unknown = versions.filter((v) => !/^\d+\.\d+\.\d+$/.test(v));
 if (unknown.length > 0) {
-  process.stderr.write(`Not an exact n8n version: ${unknown.join(', ')} (e.g. 1.88.0)\n`);
+  process.stderr.write(`Not an exact n8n version: ${unknown.join(', ')} (e.g. 1.94.1)\n`);
   process.exit(2);
 }
 
