@@ -20,6 +20,8 @@ module.exports = {
   // (2026-12-06, the long checks at their small size): 112 s with three workers, 101 s with four,
   // 104 s with six.
   maxWorkers: require('node:os').availableParallelism() + 2,
+  // A code cache per worker (test/jest-runtime.js).
+  runtime: '<rootDir>/test/jest-runtime.js',
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
