@@ -22,6 +22,8 @@ const TESTED_VERSIONS = { '2.x': '2.41.1', '1.x': '1.123.81' };
 const N8N_VERSION = TESTED_VERSIONS[(process.env.N8N_VERSION || '2.x').trim()] ?? process.env.N8N_VERSION.trim();
 const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 if (!/^\d+\.\d+\.\d+$/.test(N8N_VERSION)) throw new Error(`N8N_VERSION must be an exact version such as 1.123.81, got "${N8N_VERSION}"`);
+/** Its line, major and minor (`2.0`, `1.123`): what one line does unlike the others is tested against it. */
+const N8N_LINE = N8N_VERSION.split('.').slice(0, 2).join('.');
 
 /**
  * What each n8n line needs here. 2.x declares Node >= 24: a Node 24 from the npm registry runs it.
@@ -164,7 +166,7 @@ async function publishWorkflow(userFolder, id, extraEnv = {}) {
  * database as the editor's save would write it. Other lines do both themselves and get the
  * workflows as they are.
  */
-const IMPORT_WRITES_NO_HISTORY = N8N_VERSION.startsWith('2.0.');
+const IMPORT_WRITES_NO_HISTORY = N8N_LINE === '2.0';
 async function importWorkflows(userFolder, source, extraEnv = {}) {
   const files = fs.statSync(source).isDirectory()
     ? fs.readdirSync(source).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(source, f))
@@ -412,6 +414,7 @@ module.exports = {
   STATE,
   N8N_VERSION,
   N8N_MAJOR,
+  N8N_LINE,
   TESTED_VERSIONS,
   n8nProfile,
   HARDENED_ENV,

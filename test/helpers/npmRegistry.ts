@@ -16,7 +16,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { cleanEnv, N8N_MAJOR } = require('../../scripts/lib');
+const { cleanEnv, N8N_MAJOR, N8N_LINE } = require('../../scripts/lib');
 
 /** The only host the proxy serves: the registry n8n uses by default. */
 export const REGISTRY_HOST = 'registry.npmjs.org';
@@ -41,9 +41,10 @@ export interface TestRegistry {
 	/** Environment for n8n (and so its npm child): proxy, trusted CA, an npm cache and config of its own. */
 	env: Record<string, string>;
 	/**
-	 * Readies an n8n user folder. n8n 1.x runs `npm outdated` (the Update button) with a bare
-	 * environment (PATH, NODE_PATH, APPDATA, NODE_ENV only): there the same settings go into an npm
-	 * project config (.npmrc) in the folder that npm runs in, <N8N_USER_FOLDER>/.n8n/nodes.
+	 * Readies an n8n user folder. n8n 1.x and 2.0 run `npm outdated` (the Update button) with a bare
+	 * environment (PATH, NODE_PATH, APPDATA, NODE_ENV only; 2.11.4 and later pass theirs on): there
+	 * the same settings go into an npm project config (.npmrc) in the folder that npm runs in,
+	 * <N8N_USER_FOLDER>/.n8n/nodes.
 	 */
 	prepareUserFolder(userFolder: string): void;
 	/** Every request the registry answered, in order. */
@@ -206,7 +207,7 @@ export async function startTestRegistry(dir: string): Promise<TestRegistry> {
 	return {
 		env,
 		prepareUserFolder(userFolder: string) {
-			if (N8N_MAJOR >= 2) return;
+			if (N8N_MAJOR >= 2 && N8N_LINE !== '2.0') return;
 			const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 			mkdirSync(nodesDir, { recursive: true });
 			writeFileSync(path.join(nodesDir, '.npmrc'), npmrc);

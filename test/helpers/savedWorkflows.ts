@@ -10,7 +10,7 @@ import type { n8nRest } from './n8nRest';
 import type { RunningSandbox } from './sandbox';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { ROOT, PACKAGE_NAME, N8N_MAJOR, N8N_VERSION } = require('../../scripts/lib');
+const { ROOT, PACKAGE_NAME, N8N_MAJOR, N8N_LINE } = require('../../scripts/lib');
 const { exampleFor } = require('../../scripts/workspace');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -87,7 +87,7 @@ export async function savedWorkflows(options: {
 		/** Starts a run as the editor's "Execute workflow" does (1.x and 2.0 send the workflow along). */
 		const runManually = async (rest: Rest): Promise<string> => {
 			const body: Record<string, unknown> = { triggerToStartFrom: { name: start.name } };
-			if (N8N_MAJOR < 2 || N8N_VERSION.startsWith('2.0.')) body.workflowData = (await rest('GET', `/workflows/${id}`)).json.data;
+			if (N8N_MAJOR < 2 || N8N_LINE === '2.0') body.workflowData = (await rest('GET', `/workflows/${id}`)).json.data;
 			const res = await rest('POST', `/workflows/${id}/run`, body);
 			if (res.status !== 200 || !res.json?.data?.executionId) throw new Error(`n8n did not start ${id}: ${res.status} ${JSON.stringify(res.json)}`);
 			return String(res.json.data.executionId);
