@@ -6,7 +6,8 @@ import * as otherEndpoint from './actions/otherEndpoint/OtherEndpoint.resource';
 import { CUSTOM_API_CALL, router } from './actions/router';
 import * as stock from './actions/stock/Stock.resource';
 import { withToolVariants } from './actions/tool';
-import { getStatuses, searchOrderItems } from './methods/listSearch';
+import { searchOrderItems } from './methods/listSearch';
+import { getStatuses } from '../shared/helpers/statusParameter';
 import { getStockColumns } from './methods/resourceMapping';
 
 // Stryker disable all: n8n UI description (the node's parameters, as a node and as a tool)

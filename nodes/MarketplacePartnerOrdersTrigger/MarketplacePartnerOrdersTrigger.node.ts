@@ -7,8 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import { getStatuses } from '../MarketplacePartner/methods/listSearch';
-import { statusParameter } from '../shared/helpers/statusParameter';
+import { getStatuses, statusParameter } from '../shared/helpers/statusParameter';
 import { optionsCollection } from '../shared/runOptions';
 import { apiCredentials, apiRequest } from '../shared/transport';
 import { PageCheck, statusMatches } from '../shared/transport/answerReading';

@@ -5,6 +5,7 @@
 // over HTTP, or a scripted API for answers the sandbox does not give.
 import type { IDataObject } from 'n8n-workflow';
 import { MarketplacePartner } from '../../nodes/MarketplacePartner/MarketplacePartner.node';
+import { MarketplacePartnerOrdersTrigger } from '../../nodes/MarketplacePartnerOrdersTrigger/MarketplacePartnerOrdersTrigger.node';
 import { credentialsFor, hintsOf, loadOptionsContext, runNode } from '../helpers/n8n';
 import { startSandbox, type RunningSandbox } from '../helpers/sandbox';
 import { ok, startScriptedApi, type Answer, type ScriptedRequest } from '../helpers/scriptedApi';
@@ -75,6 +76,13 @@ describe('Order › Get and Get Many, version 3', () => {
 		const written = [...new Set([...ordersOfA().slice(0, 300).map((o) => o.status), 'accepted'])].sort();
 		expect(options.map((o) => o.value)).toEqual(written);
 		expect(options.find((o) => o.value === 'accepted')).toEqual({ name: 'Accepted', value: 'accepted', description: 'Sent as "accepted", as the API writes it' });
+	});
+
+	test("the Orders Trigger's Status list is the same list", async () => {
+		const trigger = new MarketplacePartnerOrdersTrigger();
+		const fromTrigger = await trigger.methods.loadOptions.getStatuses.call(loadOptionsContext(credentials()));
+		expect(fromTrigger).toEqual(await node.methods.loadOptions.getStatuses.call(loadOptionsContext(credentials())));
+		expect(fromTrigger.map((o) => o.value)).toContain('accepted');
 	});
 
 	test('From List and By ID get the order item the value names', async () => {

@@ -1,7 +1,7 @@
-// The editor's lists: the order items to pick from (Order › Get), searchable by order number and
-// product, and the order statuses the API writes (Order › Get Many's Status filter).
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
-import { knownStatuses, STATUS_PAGES, walkOrders } from '../../shared/transport/orderPages';
+// The editor's list of the order items to pick from (Order › Get), searchable by order number and
+// product. The list of statuses is the Status parameter's own (shared/helpers/statusParameter.ts).
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { walkOrders } from '../../shared/transport/orderPages';
 import { startRun } from '../../shared/transport/runPolicy';
 import { oneLine, textOf } from '../../shared/helpers/networkText';
 
@@ -44,15 +44,4 @@ export async function searchOrderItems(this: ILoadOptionsFunctions, filter?: str
 		return results.length < RESULTS && ++pages < (wanted ? SEARCH_PAGES : 1);
 	});
 	return { results, paginationToken: next === undefined ? undefined : String(next) };
-}
-
-/** "label_ready" as "Label Ready": the status list shows words, and sends the API's own spelling. */
-function statusName(status: string): string {
-	return oneLine(status.replace(/[_-]+/g, ' '), LABEL_CHARS).replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
-}
-
-export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	startRun(this);
-	const statuses = await knownStatuses.call(this, STATUS_PAGES);
-	return statuses.map((status) => ({ name: statusName(status), value: status, description: `Sent as "${oneLine(status, LABEL_CHARS)}", as the API writes it` }));
 }

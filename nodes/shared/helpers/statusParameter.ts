@@ -1,6 +1,13 @@
 // The Status filter as every node that has one offers it (Order › Get Many v3, the Orders Trigger v2):
-// the statuses the API writes, to pick from; read by toStatusFilter, explained by explainEmptyList.
-import type { INodeProperties } from 'n8n-workflow';
+// the statuses the API writes, to pick from (getStatuses, the list both nodes' editors load); read by
+// toStatusFilter, explained by explainEmptyList.
+import type { ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { knownStatuses, STATUS_PAGES } from '../transport/orderPages';
+import { startRun } from '../transport/runPolicy';
+import { oneLine } from './networkText';
+
+/** How much of a status the list shows. */
+const LABEL_CHARS = 80;
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 export const statusParameter: INodeProperties = {
@@ -16,3 +23,14 @@ export const statusParameter: INodeProperties = {
 		'Only order items in this order status: the statuses your marketplace\'s order items have. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 // Stryker restore all
+
+/** "label_ready" as "Label Ready": the status list shows words, and sends the API's own spelling. */
+function statusName(status: string): string {
+	return oneLine(status.replace(/[_-]+/g, ' '), LABEL_CHARS).replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+}
+
+export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	startRun(this);
+	const statuses = await knownStatuses.call(this, STATUS_PAGES);
+	return statuses.map((status) => ({ name: statusName(status), value: status, description: `Sent as "${oneLine(status, LABEL_CHARS)}", as the API writes it` }));
+}
