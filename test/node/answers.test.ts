@@ -1,5 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { MAX_WALK_ORDERS, MAX_WALK_PAGES, PageCheck, readFlag, readOrdersPage, retryAfterMs, successData } from '../../nodes/shared/transport/answerReading';
+import { listRequestOf } from '../../nodes/shared/transport/orderPages';
 
 const node = { name: 'Marketplace Partner', type: 'marketplacePartner', typeVersion: 1, position: [0, 0], parameters: {} } as unknown as INode;
 const page = (...ids: Array<number | string>) => ids.map((order_item_id) => ({ order_item_id }));
@@ -150,10 +151,23 @@ describe('the page check of a walk', () => {
 		expect(error?.context?.itemIndex).toBe(2);
 	});
 
+	test('pages whose ids only run together (1, 23 and 12, 3) are different pages', () => {
+		expect(walk([[[1, 23], 0], [[12, 3], 2], [[123], 4]])).toEqual([[1, 23], [12, 3], [123]]);
+	});
+
 	test('a page of no more order items than the walk asked for again on purpose (its overlap) is no repeated page', () => {
 		const pages = new PageCheck(node);
 		for (let n = 0; n < 4; n++) expect(pages.page(n, answer([1], n), 100, 1).fresh).toHaveLength(n === 0 ? 1 : 0);
 		const noOverlap = new PageCheck(node);
 		expect(caught(() => [0, 1, 2].forEach((n) => noOverlap.page(n, answer([1], n), 100)))?.message).toBe('The API answered offset 2 with the same order items as offset 0');
+	});
+});
+
+describe('the filters a list request is held to', () => {
+	test('a status and an updated_after given as text are held to; empty or other values are no filter', () => {
+		expect(listRequestOf({ status: 'accepted', updated_after: '2026-06-01 10:00:00', limit: 50 })).toEqual({ status: 'accepted', updatedAfter: '2026-06-01 10:00:00' });
+		expect(listRequestOf({ status: '', updated_after: '' })).toEqual({ status: undefined, updatedAfter: undefined });
+		expect(listRequestOf({ status: 1, updated_after: true })).toEqual({ status: undefined, updatedAfter: undefined });
+		expect(listRequestOf({})).toEqual({ status: undefined, updatedAfter: undefined });
 	});
 });

@@ -189,6 +189,10 @@ describe('credential test (/ping.php)', () => {
 		[{ ok: 0, code: 'expired_timestamp' }, 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'],
 		[{ ok: '0', error: { code: 'client_inactive' } }, 'This partner application is deactivated: ask the marketplace operator.'],
 		[{ ok: false, error: { code: 'missing_auth_headers' } }, 'The API did not see the authentication headers: check the Header Prefix.'],
+		[{ ok: false, error: { code: 'replayed_signature' } }, 'The API could not verify the signature: the Client ID or Client Secret is wrong.'],
+		[{ ok: false, error: { code: 'invalid_timestamp' } }, 'The API refused the timestamp: the clock of the machine running n8n is off. Synchronise it (NTP).'],
+		[{ ok: false, error: { code: 'rate_limited' } }, 'The API is rate limiting this partner application: try again in a minute.'],
+		[{ ok: false, error: { code: 'service_unavailable' } }, 'The API is unavailable at the moment: try again later.'],
 	])('a refusal written as HTTP 200 (%j) is named by its code, or as a refusal', async (body, message) => {
 		expect(await testAgainstAnswer(200, 'application/json', JSON.stringify(body))).toEqual({ status: 'Error', message });
 	});

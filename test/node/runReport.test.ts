@@ -219,6 +219,36 @@ describe('the report of a run, fact by fact', () => {
 			'First poll since n8n started or the workflow was published: read again the changes since 2026-06-01 10:00:00 (300 s back), where the last poll stopped; 2 already emitted before were dropped.',
 		]);
 	});
+
+	test('an API that ignores limit: the largest page beyond it is told, as information', () => {
+		const report = new RunReport();
+		report.beyondLimit(50, 50);
+		expect(told(report)).toEqual([]);
+		for (const got of [80, 120, 60]) report.beyondLimit(50, got);
+		expect(report.facts()).toEqual([
+			{
+				type: 'info',
+				message:
+					'The API sent up to 120 order items on a page where 50 were asked (it ignores limit); the node read 50 a page and read on page by page, so nothing came out twice or beyond a limit.',
+			},
+		]);
+	});
+
+	test('requests still failed after their retries and a run that stopped: one warning naming both', () => {
+		const report = new RunReport();
+		for (let i = 0; i < 3; i++) report.failed();
+		report.failedAfterRetries();
+		report.failedAfterRetries();
+		report.stoppedBecause('Give Up After (300 s) passed.');
+		report.stoppedBecause('a later reason is not the one told');
+		expect(report.facts(0)).toEqual([
+			{
+				type: 'warning',
+				message:
+					'The API was busy: 0 answers were 429 (rate limit) and 3 5xx or no answer, retried; 2 requests still failed after their retries, and the run stopped before every request went through (Give Up After (300 s) passed); the run waited less than a second with nothing sent. What did not go through is in the output or the error; run it again once the API answers.',
+			},
+		]);
+	});
 });
 
 describe('the run stands still only while nothing is in flight and a request waits to retry', () => {
