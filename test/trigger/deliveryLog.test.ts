@@ -5,7 +5,6 @@ import {
 	ENTRY_CHARS,
 	entriesIn,
 	idDigest,
-	InFlight,
 	keysOf,
 	idsHeldSince,
 	logOf,
@@ -16,6 +15,7 @@ import {
 	seenBefore,
 	signedDigest,
 } from '../../nodes/MarketplacePartnerTrigger/deliveryLog';
+import { InFlight } from '../../nodes/MarketplacePartnerTrigger/inFlight';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

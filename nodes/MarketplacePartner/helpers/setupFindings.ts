@@ -6,6 +6,20 @@ import { readFlag } from '../../shared/transport/answerReading';
 import { jsonPreview } from '../../shared/helpers/networkText';
 import { parseApiDate, wallClockMs } from '../../shared/helpers/orderChanges';
 
+export type Result = 'ok' | 'warning' | 'error' | 'skipped';
+
+// n8n's table view makes a column of every key any finding has and shows a red `undefined` where
+// one lacks it: every finding fills every column.
+export interface Finding {
+	check: string;
+	result: Result;
+	finding: string;
+	/** The setting the finding implies, or None needed. */
+	setting: string;
+	/** What the finding rests on: the API's answer, or what the check waits for. */
+	details: IDataObject;
+}
+
 /** How a value is written: `number 1`, `string "1"`, `boolean true`, `absent`. */
 export function writtenAs(value: unknown): string {
 	if (value === undefined) return 'absent';
@@ -95,4 +109,37 @@ export function zonesAtOffset(minutes: number, atMs: number, preferred: string, 
 	const fits = all.filter((zone) => zoneOffsetMinutes(zone, atMs) === minutes);
 	const ordered = fits.includes(preferred) ? [preferred, ...fits.filter((z) => z !== preferred)] : fits;
 	return ordered.slice(0, max);
+}
+
+/** The time zone the API writes, from a stock answer's updated_at against its Date header, and the setting it implies. */
+export function timeZoneFinding(updatedAt: unknown, atMs: number, timeZone: string): Finding {
+	const minutes = offsetMinutes(updatedAt, atMs);
+	if (minutes === undefined) {
+		return {
+			check: 'Time zone',
+			result: 'skipped',
+			finding: `Not known: the stock answer's updated_at is ${writtenAs(updatedAt)} and its Date header ${Number.isNaN(atMs) ? 'is missing' : 'is there'}.`,
+			setting: 'Time Zone of the API: the marketplace\'s zone (ask the operator)',
+			details: { updatedAtWrittenAs: writtenAs(updatedAt), dateHeader: Number.isNaN(atMs) ? 'absent' : 'present' },
+		};
+	}
+	const setting = zoneOffsetMinutes(timeZone, atMs);
+	const offset = formatOffset(minutes);
+	if (setting === minutes) {
+		return {
+			check: 'Time zone',
+			result: 'ok',
+			finding: `The API writes datetimes at ${offset}, as the credential's Time Zone of the API (${timeZone}) says.`,
+			setting: `Time Zone of the API: ${timeZone}`,
+			details: { apiOffset: offset, credentialOffset: offset },
+		};
+	}
+	const zones = zonesAtOffset(minutes, atMs, timeZone);
+	return {
+		check: 'Time zone',
+		result: 'warning',
+		finding: `The API writes datetimes at ${offset} (its updated_at ${String(updatedAt)} against its Date header), but the credential's Time Zone of the API is ${timeZone} (${formatOffset(setting)}). Set it to the marketplace's zone${zones.length ? `, e.g. ${zones.join(', ')}` : ''}.`,
+		setting: `Time Zone of the API: ${zones[0] ?? offset}`,
+		details: { apiOffset: offset, credentialOffset: formatOffset(setting) },
+	};
 }

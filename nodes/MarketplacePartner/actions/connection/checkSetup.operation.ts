@@ -4,17 +4,7 @@ import { forEachItem } from '../../../shared/helpers/items';
 import { parseApiDate } from '../../../shared/helpers/orderChanges';
 import { cut } from '../../../shared/helpers/networkText';
 import { formatApiDateTime, toSku, toWholeNumber } from '../../../shared/helpers/values';
-import {
-	errorShape,
-	formatOffset,
-	hasMoreFinding,
-	listOrdering,
-	numberKinds,
-	offsetMinutes,
-	writtenAs,
-	zoneOffsetMinutes,
-	zonesAtOffset,
-} from '../../helpers/setupFindings';
+import { errorShape, hasMoreFinding, listOrdering, numberKinds, timeZoneFinding, writtenAs, type Finding } from '../../helpers/setupFindings';
 import { apiAnswer, apiCredentials, MAX_CLOCK_OFFSET_SEC, type ApiAnswer } from '../../../shared/transport';
 import { dateHeaderMs, PageCheck, statusMatches, successData, type CheckedPage, type ListRequest } from '../../../shared/transport/answerReading';
 import { apiErrorFromResponse, explainBySku, readErrorBody } from '../../../shared/transport/errors';
@@ -80,20 +70,6 @@ export const toolDescription =
 const displayOptions = { show: { resource: ['connection'], operation: ['checkSetup'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
-
-type Result = 'ok' | 'warning' | 'error' | 'skipped';
-
-// n8n's table view makes a column of every key any finding has and shows a red `undefined` where
-// one lacks it: every finding fills every column.
-interface Finding {
-	check: string;
-	result: Result;
-	finding: string;
-	/** The setting the finding implies, or NO_SETTING. */
-	setting: string;
-	/** What the finding rests on: the API's answer, or what the check waits for. */
-	details: IDataObject;
-}
 
 const NO_SETTING = 'None needed';
 const NO_SETTING_CLOCK = 'None in n8n: synchronise this machine\'s clock (NTP)';
@@ -396,36 +372,4 @@ async function appliedFindings(this: IExecuteFunctions, i: number, firstPage: ID
 		);
 	}
 	return findings;
-}
-
-function timeZoneFinding(updatedAt: unknown, atMs: number, timeZone: string): Finding {
-	const minutes = offsetMinutes(updatedAt, atMs);
-	if (minutes === undefined) {
-		return {
-			check: 'Time zone',
-			result: 'skipped',
-			finding: `Not known: the stock answer's updated_at is ${writtenAs(updatedAt)} and its Date header ${Number.isNaN(atMs) ? 'is missing' : 'is there'}.`,
-			setting: 'Time Zone of the API: the marketplace\'s zone (ask the operator)',
-			details: { updatedAtWrittenAs: writtenAs(updatedAt), dateHeader: Number.isNaN(atMs) ? 'absent' : 'present' },
-		};
-	}
-	const setting = zoneOffsetMinutes(timeZone, atMs);
-	const offset = formatOffset(minutes);
-	if (setting === minutes) {
-		return {
-			check: 'Time zone',
-			result: 'ok',
-			finding: `The API writes datetimes at ${offset}, as the credential's Time Zone of the API (${timeZone}) says.`,
-			setting: `Time Zone of the API: ${timeZone}`,
-			details: { apiOffset: offset, credentialOffset: offset },
-		};
-	}
-	const zones = zonesAtOffset(minutes, atMs, timeZone);
-	return {
-		check: 'Time zone',
-		result: 'warning',
-		finding: `The API writes datetimes at ${offset} (its updated_at ${String(updatedAt)} against its Date header), but the credential's Time Zone of the API is ${timeZone} (${formatOffset(setting)}). Set it to the marketplace's zone${zones.length ? `, e.g. ${zones.join(', ')}` : ''}.`,
-		setting: `Time Zone of the API: ${zones[0] ?? offset}`,
-		details: { apiOffset: offset, credentialOffset: formatOffset(setting) },
-	};
 }
