@@ -3,7 +3,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { walkOrders } from '../../shared/transport/orderPages';
 import { startRun } from '../../shared/transport/runPolicy';
-import { oneLine, textOf } from '../../shared/helpers/networkText';
+import { LIST_LABEL_CHARS, oneLine, textOf } from '../../shared/helpers/networkText';
 
 /** Order items per answer before the editor asks for more (as the user scrolls). */
 const RESULTS = 50;
@@ -13,11 +13,9 @@ const RESULTS = 50;
  * next page goes on from where this one stopped.
  */
 const SEARCH_PAGES = 50;
-/** How much of each untrusted field a list entry shows. */
-const LABEL_CHARS = 80;
 
 function field(value: unknown): string {
-	return oneLine(textOf(value ?? ''), LABEL_CHARS);
+	return oneLine(textOf(value ?? ''), LIST_LABEL_CHARS);
 }
 
 /** "ORD-A-0000106 · Wireless Mouse · SKU-A-70001 · accepted": what a person knows an order item by. */

@@ -39,6 +39,9 @@ function sliced(text: string, limit: number): string {
 	return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
+/** How much of a value from the network an entry of the editor's lists shows (order items, statuses). */
+export const LIST_LABEL_CHARS = 80;
+
 /** `text` with each run of whitespace as one space, trimmed, cut to `limit` characters. */
 export function oneLine(text: string, limit: number): string {
 	// Words found by a forward scan read each character once; `replace(/\s+/g)` plus `trim()` would

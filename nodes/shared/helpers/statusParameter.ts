@@ -4,10 +4,7 @@
 import type { ILoadOptionsFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { knownStatuses, STATUS_PAGES } from '../transport/orderPages';
 import { startRun } from '../transport/runPolicy';
-import { oneLine } from './networkText';
-
-/** How much of a status the list shows. */
-const LABEL_CHARS = 80;
+import { LIST_LABEL_CHARS, oneLine } from './networkText';
 
 // Stryker disable all: n8n UI description (labels, help texts, option lists) for the editor; see test/mutation/SURVIVORS.md
 export const statusParameter: INodeProperties = {
@@ -26,11 +23,11 @@ export const statusParameter: INodeProperties = {
 
 /** "label_ready" as "Label Ready": the status list shows words, and sends the API's own spelling. */
 function statusName(status: string): string {
-	return oneLine(status.replace(/[_-]+/g, ' '), LABEL_CHARS).replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+	return oneLine(status.replace(/[_-]+/g, ' '), LIST_LABEL_CHARS).replace(/(^|\s)(\p{Ll})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }
 
 export async function getStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	startRun(this);
 	const statuses = await knownStatuses.call(this, STATUS_PAGES);
-	return statuses.map((status) => ({ name: statusName(status), value: status, description: `Sent as "${oneLine(status, LABEL_CHARS)}", as the API writes it` }));
+	return statuses.map((status) => ({ name: statusName(status), value: status, description: `Sent as "${oneLine(status, LIST_LABEL_CHARS)}", as the API writes it` }));
 }
