@@ -165,7 +165,9 @@ describe('Stock > Update in the n8n engine', () => {
 	});
 
 	test('without the option, 32 requests are in flight at once (the default Concurrency)', async () => {
-		await sb.control('POST', '/faults', { latencyMs: 200 });
+		// Answers slow enough that all 32 are sent before the first returns, on a loaded machine too
+		// (at 200 ms a fresh clone's run beside an n8n install reached 27).
+		await sb.control('POST', '/faults', { latencyMs: 600 });
 		const rows = simple.slice(300, 364).map((p) => ({ product_id: p.product_id, stock: 3 }));
 		const { error } = await runNode({ parameters: fromSheet, items: rows, credentials: credentials() });
 		expect(error).toBeUndefined();
